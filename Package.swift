@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "essential-feed",
+    products: [
+        .executable(name: "feed-fetch", targets: ["feed-fetch"]),
+        .executable(name: "feed-map", targets: ["feed-map"]),
+        .executable(name: "comments-map", targets: ["comments-map"]),
+        .executable(name: "feed-serve", targets: ["feed-serve"]),
+    ],
+    targets: [
+        // Pure core: models, mappers, endpoints, the JSON/NDJSON codec. No I/O.
+        .target(name: "EssentialFeed"),
+        // Infrastructure without networking: cache stores, files, locks.
+        .target(name: "EssentialFeedInfra", dependencies: ["EssentialFeed"]),
+        // Infrastructure with networking: the HTTP client on FoundationNetworking.
+        // Kept apart so that tools that do not fetch never load Foundation's networking stack.
+        .target(name: "EssentialFeedNetwork", dependencies: ["EssentialFeed"]),
+        // Command-line plumbing shared by every tool: arguments, records in and out,
+        // diagnostics, exit statuses, signals.
+        .target(name: "FeedCLI", dependencies: ["EssentialFeed"]),
+        // The local API server behind feed-serve.
+        .target(name: "FeedServer", dependencies: ["EssentialFeed"]),
+
+        .executableTarget(name: "feed-fetch", dependencies: ["EssentialFeed", "EssentialFeedNetwork", "FeedCLI"]),
+        .executableTarget(name: "feed-map", dependencies: ["EssentialFeed", "FeedCLI"]),
+        .executableTarget(name: "comments-map", dependencies: ["EssentialFeed", "FeedCLI"]),
+        .executableTarget(name: "feed-serve", dependencies: ["FeedServer", "FeedCLI"]),
+
+        .testTarget(name: "EssentialFeedTests", dependencies: ["EssentialFeed"]),
+        .testTarget(name: "EssentialFeedInfraTests", dependencies: ["EssentialFeedInfra", "EssentialFeedNetwork", "FeedServer"]),
+        .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
+        .testTarget(
+            name: "ToolTests",
+            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,91 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An HTTP response as a record: `{"url","status","body"|"body_base64"}`.
+public struct Response: Sendable {
+    public var url: String?
+    public var status: Int
+    /// The body's JSON document and the node of the body value in it.
+    public var body: Body
+
+    public enum Body: Sendable {
+        /// The body was JSON: the value sits at `node` of `document`.
+        case json(JSONDocument, node: Int)
+        /// The body was not JSON: its bytes.
+        case bytes([UInt8])
+    }
+
+    public init(url: String?, status: Int, body: Body) {
+        self.url = url
+        self.status = status
+        self.body = body
+    }
+
+    /// Reads a response record. Throws `invalid_data` naming what is wrong.
+    public init(record document: JSONDocument, _ object: Int = 0) throws(ErrorRecord) {
+        let url = document.member(object, "url").flatMap(document.string)
+        let context = url.map { [ErrorRecord.Field("url", $0)] } ?? []
+        guard let statusNode = document.member(object, "status") else {
+            throw ErrorRecord(.invalidData, "not a response record: no status", context: context)
+        }
+        guard let status = document.int(statusNode), (0...999).contains(status) else {
+            throw ErrorRecord(.invalidData, "status is not an HTTP status code", context: context)
+        }
+        if let body = document.member(object, "body") {
+            self.init(url: url, status: status, body: .json(document, node: body))
+        } else if let encodedNode = document.member(object, "body_base64") {
+            guard let encoded = document.string(encodedNode), let data = Data(base64Encoded: encoded) else {
+                throw ErrorRecord(.invalidData, "body_base64 is not base64", context: context)
+            }
+            self.init(url: url, status: status, body: .bytes(Array(data)))
+        } else {
+            throw ErrorRecord(.invalidData, "not a response record: no body or body_base64", context: context)
+        }
+    }
+
+    /// The body as a JSON document and node, parsing bytes when needed.
+    public func jsonBody() throws(ErrorRecord) -> (JSONDocument, Int) {
+        switch body {
+        case let .json(document, node):
+            return (document, node)
+        case let .bytes(bytes):
+            do {
+                let document = try JSONParser.parse(bytes)
+                return (document, document.root)
+            } catch {
+                throw ErrorRecord(.invalidData, "body is not JSON: \(error)", context: errorContext)
+            }
+        }
+    }
+
+    /// Context fields for an error about this response.
+    public var errorContext: [ErrorRecord.Field] {
+        url.map { [ErrorRecord.Field("url", $0)] } ?? []
+    }
+
+    /// Writes the response record; a JSON body is embedded as JSON, other bytes as base64.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("url", url)
+        writer.member("status", status)
+        switch body {
+        case let .json(document, node):
+            writer.member("body", document, node)
+        case let .bytes(bytes):
+            writer.member("body_base64", Data(bytes).base64EncodedString())
+        }
+        writer.endObject()
+    }
+
+    /// Builds a response record from raw body bytes: JSON when the bytes parse
+    /// as JSON, else base64.
+    public static func fromBody(url: String?, status: Int, bytes: [UInt8]) -> Response {
+        if let document = try? JSONParser.parse(bytes) {
+            return Response(url: url, status: status, body: .json(document, node: document.root))
+        }
+        return Response(url: url, status: status, body: .bytes(bytes))
+    }
+}

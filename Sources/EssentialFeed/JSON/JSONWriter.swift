@@ -1,0 +1,193 @@
+/// Writes compact JSON into a byte buffer.
+///
+/// The writer keeps track of commas: call `beginObject()`, then `key(_:)`
+/// followed by one value per member, then `endObject()`. Strings are escaped
+/// minimally (quote, backslash, control characters) and otherwise written as
+/// UTF-8. Values copied from a `JSONDocument` are re-emitted compactly from
+/// their source bytes, keeping their original escapes and number text.
+public struct JSONWriter: Sendable {
+    public var bytes: [UInt8]
+    /// One entry per open container: whether it already holds a value.
+    private var hasValue: [Bool] = []
+    private var afterKey = false
+
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Empties the buffer, keeping its capacity.
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        hasValue.removeAll(keepingCapacity: true)
+        afterKey = false
+    }
+
+    @inline(__always)
+    private mutating func separate() {
+        if afterKey { afterKey = false; return }
+        if let last = hasValue.last {
+            if last { bytes.append(UInt8(ascii: ",")) } else { hasValue[hasValue.count - 1] = true }
+        }
+    }
+
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        hasValue.append(false)
+    }
+
+    public mutating func endObject() {
+        hasValue.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        hasValue.append(false)
+    }
+
+    public mutating func endArray() {
+        hasValue.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func key(_ key: String) {
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    public mutating func string(_ value: String) {
+        separate()
+        var value = value
+        value.withUTF8 { appendQuoted($0) }
+    }
+
+    public mutating func int(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+    }
+
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+    }
+
+    /// Writes bytes that already form one valid compact JSON value.
+    public mutating func rawValue<C: Collection>(_ json: C) where C.Element == UInt8 {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
+    /// Writes `key: value` for a string member.
+    public mutating func member(_ key: String, _ value: String) {
+        self.key(key)
+        string(value)
+    }
+
+    /// Writes `key: value` for a string member when the value is present.
+    public mutating func member(_ key: String, _ value: String?) {
+        guard let value else { return }
+        member(key, value)
+    }
+
+    public mutating func member(_ key: String, _ value: Int) {
+        self.key(key)
+        int(value)
+    }
+
+    /// Copies node `node` of `document` (and everything inside it) compactly.
+    public mutating func value(_ document: JSONDocument, _ node: Int) {
+        separate()
+        appendCompact(document, node)
+    }
+
+    /// Copies `key: node` from `document`.
+    public mutating func member(_ key: String, _ document: JSONDocument, _ node: Int) {
+        self.key(key)
+        value(document, node)
+    }
+
+    /// Copies every member of object `object` except those named in `excluding`.
+    public mutating func members(of document: JSONDocument, _ object: Int, excluding: Set<String> = []) {
+        for k in document.keys(object) {
+            if !excluding.isEmpty, let name = document.string(k), excluding.contains(name) { continue }
+            separate()
+            appendCompact(document, k)
+            bytes.append(UInt8(ascii: ":"))
+            appendCompact(document, k + 1)
+        }
+    }
+
+    private mutating func appendCompact(_ document: JSONDocument, _ node: Int) {
+        let end = document.next(node)
+        // The containers still open: where each ends, whether it is an object,
+        // and how many children it has had (object children alternate key, value).
+        var open: [(end: Int, isObject: Bool, children: Int)] = []
+        var index = node
+        while index < end {
+            while let last = open.last, index >= last.end {
+                bytes.append(last.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                open.removeLast()
+            }
+            if let last = open.last {
+                if last.children > 0 {
+                    bytes.append(last.isObject && last.children % 2 == 1 ? UInt8(ascii: ":") : UInt8(ascii: ","))
+                }
+                open[open.count - 1].children += 1
+            }
+            let n = document.nodes[index]
+            switch n.kind {
+            case .object:
+                bytes.append(UInt8(ascii: "{"))
+                open.append((n.end, true, 0))
+            case .array:
+                bytes.append(UInt8(ascii: "["))
+                open.append((n.end, false, 0))
+            case .string:
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: document.bytes[n.start..<n.end])
+                bytes.append(UInt8(ascii: "\""))
+            default:
+                bytes.append(contentsOf: document.bytes[n.start..<n.end])
+            }
+            index += 1
+        }
+        while let last = open.popLast() { bytes.append(last.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) }
+    }
+
+    private mutating func appendQuoted(_ s: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var i = 0
+        while i < s.count {
+            let c = s[i]
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
+            if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: s[runStart..<i])) }
+            bytes.append(UInt8(ascii: "\\"))
+            switch c {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+            }
+            i += 1
+            runStart = i
+        }
+        if runStart < s.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: s[runStart..<s.count])) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,148 @@
+/// A point in time in UTC, to the nanosecond, with ISO 8601 reading and writing
+/// that needs no calendar library.
+public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public var seconds: Int64
+    /// 0 ..< 1_000_000_000
+    public var nanoseconds: Int32
+
+    public init(seconds: Int64, nanoseconds: Int32 = 0) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+        (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM|±HH)`.
+    /// Lower-case `t` and `z` are accepted, as RFC 3339 allows.
+    public init?(iso8601 text: String) {
+        var text = text
+        guard let parsed = text.withUTF8({ Timestamp.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ p: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        var i = 0
+        func digits(_ n: Int) -> Int? {
+            guard i + n <= p.count else { return nil }
+            var v = 0
+            for k in 0..<n {
+                let d = p[i + k] &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                v = v * 10 + Int(d)
+            }
+            i += n
+            return v
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < p.count, p[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4), expect(UInt8(ascii: "-")),
+              let month = digits(2), expect(UInt8(ascii: "-")),
+              let day = digits(2) else { return nil }
+        guard i < p.count, p[i] == UInt8(ascii: "T") || p[i] == UInt8(ascii: "t") else { return nil }
+        i += 1
+        guard let hour = digits(2), expect(UInt8(ascii: ":")),
+              let minute = digits(2), expect(UInt8(ascii: ":")),
+              let second = digits(2) else { return nil }
+        var nanos = 0
+        if i < p.count, p[i] == UInt8(ascii: ".") {
+            i += 1
+            var count = 0
+            while i < p.count, p[i] &- UInt8(ascii: "0") < 10 {
+                if count < 9 { nanos = nanos * 10 + Int(p[i] - UInt8(ascii: "0")) }
+                count += 1
+                i += 1
+            }
+            guard count > 0 else { return nil }
+            if count < 9 { for _ in count..<9 { nanos *= 10 } }
+        }
+        guard i < p.count else { return nil }
+        var offset = 0
+        switch p[i] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            i += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = p[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            guard let oh = digits(2) else { return nil }
+            var om = 0
+            if i < p.count {
+                _ = expect(UInt8(ascii: ":"))
+                guard let m = digits(2) else { return nil }
+                om = m
+            }
+            guard oh <= 23, om <= 59 else { return nil }
+            offset = sign * (oh * 3600 + om * 60)
+        default:
+            return nil
+        }
+        guard i == p.count else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        return Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, with a fraction (trailing zeros dropped) only when there is one.
+    public var iso8601: String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (y, m, d) = Timestamp.civilFromDays(Int(days))
+        var out = ""
+        out.reserveCapacity(30)
+        func pad(_ v: Int, _ width: Int) {
+            let s = String(v)
+            if s.count < width { out += String(repeating: "0", count: width - s.count) }
+            out += s
+        }
+        pad(y, 4); out += "-"; pad(m, 2); out += "-"; pad(d, 2); out += "T"
+        pad(secondOfDay / 3600, 2); out += ":"; pad(secondOfDay / 60 % 60, 2); out += ":"; pad(secondOfDay % 60, 2)
+        if nanoseconds > 0 {
+            var fraction = String(nanoseconds)
+            fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            out += "." + fraction
+        }
+        out += "Z"
+        return out
+    }
+
+    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

@@ -1,0 +1,81 @@
+import EssentialFeed
+
+/// One option a tool accepts.
+public struct OptionSpec: Sendable {
+    /// Every spelling, e.g. `["--parallel", "-j"]`; the first is the canonical name.
+    public let names: [String]
+    public let takesValue: Bool
+
+    public static func flag(_ names: String...) -> OptionSpec { OptionSpec(names: names, takesValue: false) }
+    public static func value(_ names: String...) -> OptionSpec { OptionSpec(names: names, takesValue: true) }
+
+    public var name: String { names[0] }
+}
+
+/// Parsed command-line arguments.
+///
+/// Accepts `--name value`, `--name=value`, `-x value`, flags, `--` to end
+/// options, and `-` as an operand. A repeated option keeps its last value.
+public struct Arguments: Sendable {
+    public private(set) var operands: [String] = []
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+
+    public init(_ arguments: [String], options: [OptionSpec]) throws(ErrorRecord) {
+        var byName: [String: OptionSpec] = [:]
+        for spec in options { for n in spec.names { byName[n] = spec } }
+        var i = 0
+        var onlyOperands = false
+        while i < arguments.count {
+            let arg = arguments[i]
+            i += 1
+            if onlyOperands || arg == "-" || !arg.hasPrefix("-") {
+                operands.append(arg)
+                continue
+            }
+            if arg == "--" { onlyOperands = true; continue }
+            var name = arg
+            var inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            guard let spec = byName[name] else {
+                throw ErrorRecord(.usage, "unknown option '\(name)'")
+            }
+            if spec.takesValue {
+                if let inline {
+                    values[spec.name] = inline
+                } else {
+                    guard i < arguments.count else { throw ErrorRecord(.usage, "option '\(name)' needs a value") }
+                    values[spec.name] = arguments[i]
+                    i += 1
+                }
+            } else {
+                guard inline == nil else { throw ErrorRecord(.usage, "option '\(name)' takes no value") }
+                flags.insert(spec.name)
+            }
+        }
+    }
+
+    public func value(_ name: String) -> String? { values[name] }
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// A whole number within `range`, or nil when the option is absent.
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws(ErrorRecord) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let n = Int(text), range.contains(n) else {
+            throw ErrorRecord(.usage, "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return n
+    }
+
+    /// A positive number of seconds (fractions allowed), or nil when absent.
+    public func seconds(_ name: String) throws(ErrorRecord) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let n = Double(text), n > 0, n.isFinite else {
+            throw ErrorRecord(.usage, "\(name) takes a positive number of seconds, not '\(text)'")
+        }
+        return n
+    }
+}

@@ -1,0 +1,93 @@
+import EssentialFeed
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Standard output for records: buffered, flushed only at record boundaries.
+///
+/// Records are buffered and written when the buffer passes 64 KiB, when
+/// `flush()` is called (tools call it before they block waiting for input,
+/// so a person watching a slow pipe sees each record as soon as it exists),
+/// and after every record when standard output is a terminal.
+///
+/// A closed downstream (EPIPE) ends the process at once with status 0 and no
+/// message. Any other write error prints a message and exits 74.
+public final class Output: @unchecked Sendable {
+    private let fd: Int32
+    private let lock = Lock()
+    private var buffer: [UInt8] = []
+    private var writer = JSONWriter(capacity: 512)
+    private let perRecord: Bool
+    private let threshold: Int
+    private let diagnostics: Diagnostics
+
+    public init(fd: Int32 = 1, diagnostics: Diagnostics, threshold: Int = 65_536) {
+        self.fd = fd
+        self.diagnostics = diagnostics
+        self.threshold = threshold
+        perRecord = Descriptor.isTerminal(fd)
+        buffer.reserveCapacity(threshold + 4096)
+    }
+
+    /// Writes one record built by `build`, followed by a newline.
+    public func record(_ build: (inout JSONWriter) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        writer.reset()
+        build(&writer)
+        buffer.append(contentsOf: writer.bytes)
+        buffer.append(0x0A)
+        afterRecord()
+    }
+
+    /// Writes a line that is already one compact record (without its newline).
+    public func line<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        lock.lock()
+        defer { lock.unlock() }
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0A)
+        afterRecord()
+    }
+
+    /// Writes raw bytes (for commands whose output is not records).
+    public func raw<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        lock.lock()
+        defer { lock.unlock() }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= threshold { drain() }
+    }
+
+    public func error(_ error: ErrorRecord) {
+        record { error.write(to: &$0) }
+    }
+
+    private func afterRecord() {
+        if perRecord || buffer.count >= threshold { drain() }
+    }
+
+    public func flush() {
+        lock.lock()
+        defer { lock.unlock() }
+        drain()
+    }
+
+    /// Holds the output lock for good, so no record is half written when the
+    /// process ends from another thread. Returns false when the lock could not
+    /// be had in time (a writer blocked on a stalled downstream).
+    public func seal(timeout seconds: Int = 2) -> Bool {
+        lock.lock(timeout: seconds)
+    }
+
+    private func drain() {
+        guard !buffer.isEmpty else { return }
+        let code = buffer.withUnsafeBytes { Descriptor.writeAll(fd, $0) }
+        buffer.removeAll(keepingCapacity: true)
+        if code == EPIPE { _exit(0) }
+        if code != 0 {
+            diagnostics.error("cannot write to standard output: \(Descriptor.describe(code))")
+            _exit(ErrorKind.store.exitStatus)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// SIGINT and SIGTERM: stop, commit nothing, clean up, exit 128 + the signal.
+///
+/// The signals are blocked in every thread and taken by one thread that
+/// waits for them, so the cleanup runs as ordinary code (not in a signal
+/// handler): it first takes the output lock, so no record is left half
+/// written, then runs the registered cleanups (removing temporary files),
+/// then ends the process. SIGPIPE is ignored: a closed pipe shows as EPIPE.
+public enum Signals {
+    private final class Registry: @unchecked Sendable {
+        let lock = Lock()
+        var cleanups: [Int: @Sendable () -> Void] = [:]
+        var nextToken = 0
+        var output: Output?
+    }
+
+    private static let registry = Registry()
+
+    /// Call first thing in `main`, before any thread is started.
+    public static func install(output: Output) {
+        signal(SIGPIPE, SIG_IGN)
+        registry.lock.withLock { registry.output = output }
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        #if canImport(Glibc)
+        var thread = pthread_t()
+        #else
+        var thread: pthread_t?
+        #endif
+        pthread_create(&thread, nil, { _ in
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGINT)
+            sigaddset(&set, SIGTERM)
+            var signal: Int32 = 0
+            while sigwait(&set, &signal) != 0 {}
+            Signals.terminate(signal)
+        }, nil)
+    }
+
+    /// Registers work to do if the process is interrupted; returns a token for `remove`.
+    @discardableResult
+    public static func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> Int {
+        registry.lock.withLock {
+            registry.nextToken += 1
+            registry.cleanups[registry.nextToken] = cleanup
+            return registry.nextToken
+        }
+    }
+
+    public static func remove(_ token: Int) {
+        registry.lock.withLock { _ = registry.cleanups.removeValue(forKey: token) }
+    }
+
+    private static func terminate(_ signal: Int32) -> Never {
+        let (output, cleanups) = registry.lock.withLock { (registry.output, Array(registry.cleanups.values)) }
+        _ = output?.seal()
+        for cleanup in cleanups { cleanup() }
+        _exit(128 + signal)
+    }
+}

@@ -1,0 +1,150 @@
+import EssentialFeed
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The version every tool reports.
+public let toolkitVersion = "0.1.0"
+
+/// What every tool shares: its name, usage, options, standard output,
+/// diagnostics and exit status. A tool's `main.swift` makes one, reads its
+/// input through it, and ends with `finish()`.
+public final class Tool: @unchecked Sendable {
+    public let name: String
+    public let help: String
+    public let arguments: Arguments
+    public let diagnostics: Diagnostics
+    public let output: Output
+    public let environment: [String: String]
+    private let statusLock = Lock()
+    private var status = ExitStatus()
+
+    /// Parses the arguments; answers `--help` and `--version`; a usage error
+    /// ends the process with status 64.
+    public init(
+        name: String,
+        help: String,
+        options: [OptionSpec],
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        environment: [String: String] = Tool.processEnvironment()
+    ) {
+        self.name = name
+        self.help = help
+        self.environment = environment
+        diagnostics = Diagnostics(tool: name, environment: environment["FEED_LOG"])
+        output = Output(diagnostics: diagnostics)
+        Signals.install(output: output)
+        let all = options + [.flag("--help", "-h"), .flag("--version")]
+        do {
+            self.arguments = try Arguments(arguments, options: all)
+        } catch {
+            self.arguments = try! Arguments([], options: [])
+            usageError(error.message)
+        }
+        if self.arguments.flag("--help") {
+            output.raw(Array(help.utf8))
+            output.flush()
+            exit(0)
+        }
+        if self.arguments.flag("--version") {
+            output.raw(Array("\(name) \(toolkitVersion)\n".utf8))
+            output.flush()
+            exit(0)
+        }
+    }
+
+    /// Reports a usage error (record, message, hint) and exits 64.
+    public func usageError(_ message: String) -> Never {
+        fail(ErrorRecord(.usage, message))
+        diagnostics.error("try '\(name) --help'")
+        finish()
+    }
+
+    /// Reports a failure of this tool: an error record on standard output, a
+    /// line on standard error, and the kind's exit status.
+    public func fail(_ error: ErrorRecord) {
+        output.error(error)
+        if let url = error.context.first(where: { $0.key == "url" })?.value, !error.message.contains(url) {
+            diagnostics.error("\(error.message) (\(url))")
+        } else {
+            diagnostics.error(error.message)
+        }
+        record(error.kind)
+    }
+
+    /// Notes a failure kind for the exit status without reporting it.
+    public func record(_ kind: ErrorKind) {
+        statusLock.withLock { status.record(kind) }
+    }
+
+    public var exitCode: Int32 { statusLock.withLock { status.code } }
+
+    /// Flushes standard output and exits with the status of the first failure met.
+    public func finish() -> Never {
+        output.flush()
+        exit(exitCode)
+    }
+
+    /// For filters: a terminal on standard input gets the usage and status 64.
+    public func refuseTerminalInput() {
+        guard Descriptor.isTerminal(0) else { return }
+        let synopsis = help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.joined(separator: "\n")
+        diagnostics.error("standard input is a terminal; pipe records in\n" + synopsis)
+        exit(ErrorKind.usage.exitStatus)
+    }
+
+    /// Reads standard input as records. Invalid and truncated lines are
+    /// reported as `invalid_data`; error records are written through
+    /// unchanged and their kind noted; every other record goes to `body`.
+    public func forEachRecord(_ body: (JSONDocument, Int) throws -> Void) {
+        forEachLine { line, number, truncated in
+            guard let document = parseRecord(line, number, truncated) else { return }
+            if let kind = RecordKind.errorKind(of: document) {
+                output.line(line)
+                record(kind)
+                return
+            }
+            try body(document, number)
+        }
+    }
+
+    /// Parses one input line as a record, reporting it when invalid.
+    public func parseRecord(_ line: ArraySlice<UInt8>, _ number: Int, _ truncated: Bool) -> JSONDocument? {
+        if truncated {
+            fail(RecordLine.truncated(lineNumber: number))
+            return nil
+        }
+        do {
+            return try RecordLine.parse(line, lineNumber: number)
+        } catch {
+            fail(error)
+            return nil
+        }
+    }
+
+    /// Reads standard input line by line, flushing output before each wait.
+    public func forEachLine(_ body: (ArraySlice<UInt8>, Int, Bool) throws -> Void) {
+        do {
+            try LineInput().forEachLine(beforeBlocking: { output.flush() }, body)
+        } catch let error as ErrorRecord {
+            fail(error)
+        } catch {
+            fail(ErrorRecord(.internal, "\(error)"))
+        }
+    }
+
+    public static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") {
+                result[String(s[..<eq])] = String(s[s.index(after: eq)...])
+            }
+            p += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,2 @@
+import XCTest
+final class EssentialFeedInfraTestsPlaceholder: XCTestCase { func test_placeholder() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class EssentialFeedTestsPlaceholder: XCTestCase { func test_placeholder() {} }

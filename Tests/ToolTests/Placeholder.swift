@@ -1,0 +1,2 @@
+import XCTest
+final class ToolTestsPlaceholder: XCTestCase { func test_placeholder() {} }

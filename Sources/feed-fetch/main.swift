@@ -1,1 +1,139 @@
-print("not yet")
+import EssentialFeed
+import EssentialFeedNetwork
+import FeedCLI
+
+let tool = Tool(
+    name: "feed-fetch",
+    help: """
+    usage: feed-fetch [options] [URL... | -]
+           feed-fetch [options] --comments ID
+           feed-fetch --help | --version
+
+    Sends an HTTP GET for each URL and writes one response record per request,
+    in input order:
+      {"url":…,"status":N,"body":JSON}          when the body is JSON
+      {"url":…,"status":N,"body_base64":"…"}    otherwise
+    Any HTTP status is a response. No response at all (refused, DNS, TLS,
+    reset, a body cut short, a timeout) is a connectivity error record.
+
+    URLs come from the operands; an operand - reads standard input there.
+    Without operands, URLs come from standard input: plain URL lines, or
+    records with a "url" field; error records are written through unchanged.
+    When there are no operands and standard input is a terminal or gives
+    nothing, the first feed page of the API at --base-url is fetched
+    (BASE/v1/feed?limit=N). Use - to read standard input only.
+
+    options:
+      --base-url URL    the feed API (default: $FEED_BASE_URL)
+      --comments ID     fetch the comments of image ID
+                        (BASE/v1/image/ID/comments)
+      --limit N         items of the first feed page (default 10)
+      --parallel N      requests in flight at most, 1-64 (default 8)
+      --timeout SECONDS bound on each whole request (default 30)
+      -h, --help        print this help and exit
+      --version         print the version and exit
+
+    environment: FEED_BASE_URL, FEED_LOG (debug: one line per request
+    started, finished or failed).
+
+    exit status: 0 all handled, 64 usage, 65 invalid input line,
+    69 connectivity, or the status of the first error record met
+    (see essential-feed(7)).
+
+    """,
+    options: [.value("--base-url"), .value("--comments"), .value("--limit"), .value("--parallel"), .value("--timeout")]
+)
+
+let arguments = tool.arguments
+let parallel: Int
+let timeout: Double
+let limit: Int
+do {
+    parallel = try arguments.integer("--parallel", in: 1...64) ?? 8
+    timeout = try arguments.seconds("--timeout") ?? 30
+    limit = try arguments.integer("--limit", in: 1...1000) ?? FeedEndpoint.defaultLimit
+} catch {
+    tool.usageError(error.message)
+}
+
+/// The API base, from --base-url or FEED_BASE_URL; nil when neither is set.
+func baseURL() -> BaseURL? {
+    guard let text = arguments.value("--base-url") ?? tool.environment["FEED_BASE_URL"], !text.isEmpty else { return nil }
+    guard let base = BaseURL(text) else { tool.usageError("base URL '\(text)' is not an http(s) URL without query") }
+    return base
+}
+
+func requireBaseURL() -> BaseURL {
+    guard let base = baseURL() else { tool.usageError("nothing to fetch: give URLs, input, or --base-url (or FEED_BASE_URL)") }
+    return base
+}
+
+var initialURLs: [String] = []
+for operand in arguments.operands where operand != "-" {
+    guard Identifiers.isHTTPURL(operand) else { tool.usageError("'\(operand)' is not an http(s) URL") }
+}
+if let id = arguments.value("--comments") {
+    guard arguments.operands.isEmpty else { tool.usageError("--comments takes no URL operands") }
+    guard let uuid = Identifiers.uuid(id) else { tool.usageError("--comments: '\(id)' is not a UUID") }
+    initialURLs = [ImageCommentsEndpoint(imageID: uuid).url(requireBaseURL())]
+}
+
+let fetcher = OrderedFetcher(
+    tool: tool,
+    client: URLSessionHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel),
+    parallel: parallel
+)
+
+/// Reads standard input: plain URL lines, or records with a url field.
+func readStandardInput() {
+    tool.forEachLine { line, number, truncated in
+        let first = line.first { $0 != 0x20 && $0 != 0x09 }
+        if first == UInt8(ascii: "{") || truncated {
+            guard let document = tool.parseRecord(line, number, truncated) else { return }
+            if let kind = RecordKind.errorKind(of: document) {
+                fetcher.passThrough(line, kind: kind)
+                return
+            }
+            guard let node = document.member(document.root, "url"), let url = document.string(node) else {
+                fetcher.fail(ErrorRecord(.invalidData, "stdin:\(number): record has no url"))
+                return
+            }
+            guard Identifiers.isHTTPURL(url) else {
+                fetcher.fail(ErrorRecord(.invalidData, "stdin:\(number): url is not an http(s) URL", context: [.init("url", url)]))
+                return
+            }
+            fetcher.fetch(url)
+        } else {
+            let text = String(decoding: line, as: UTF8.self).trimmingWhitespace()
+            guard Identifiers.isHTTPURL(text) else {
+                fetcher.fail(ErrorRecord(.invalidData, "stdin:\(number): not an http(s) URL or a record with a url"))
+                return
+            }
+            fetcher.fetch(text)
+        }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return String(s)
+    }
+}
+
+if !initialURLs.isEmpty {
+    for url in initialURLs { fetcher.fetch(url) }
+} else if !arguments.operands.isEmpty {
+    for operand in arguments.operands {
+        if operand == "-" { readStandardInput() } else { fetcher.fetch(operand) }
+    }
+} else {
+    if !Descriptor.isTerminal(0) { readStandardInput() }
+    if fetcher.queued == 0 {
+        fetcher.fetch(FeedEndpoint(limit: limit).url(requireBaseURL()))
+    }
+}
+fetcher.wait()
+tool.finish()

@@ -1,0 +1,132 @@
+import Dispatch
+import EssentialFeed
+import EssentialFeedNetwork
+import FeedCLI
+
+/// Runs requests concurrently and writes one record per input item in input order.
+///
+/// Every item takes one of `parallel` slots from the moment it is queued
+/// until its record is written, so at most `parallel` requests are in flight
+/// and at most that many finished records wait behind a slow one: memory
+/// stays bounded whatever the input size. A URL asked for again while its
+/// first request is in flight joins that request instead of sending another.
+final class OrderedFetcher: @unchecked Sendable {
+    private let tool: Tool
+    private let client: HTTPClient
+    private let slots: DispatchSemaphore
+    private let group = DispatchGroup()
+    private let lock = Lock()
+    private var nextSequence = 0
+    private var nextToWrite = 0
+    private var ready: [Int: Outcome] = [:]
+    private var inFlight: [String: [Int]] = [:]
+
+    /// A finished item: its record line, and the failure it reports, if any.
+    private struct Outcome {
+        var line: [UInt8]
+        var failure: ErrorKind?
+        /// A message for standard error, written when the record is.
+        var message: String?
+    }
+
+    init(tool: Tool, client: HTTPClient, parallel: Int) {
+        self.tool = tool
+        self.client = client
+        slots = DispatchSemaphore(value: parallel)
+    }
+
+    private func take() -> Int {
+        slots.wait()
+        group.enter()
+        return lock.withLock {
+            defer { nextSequence += 1 }
+            return nextSequence
+        }
+    }
+
+    /// Queues a record line that goes through unchanged (an error record met on input).
+    func passThrough(_ line: ArraySlice<UInt8>, kind: ErrorKind) {
+        let sequence = take()
+        complete(sequence, Outcome(line: Array(line), failure: kind, message: nil))
+    }
+
+    /// Queues a failure of this tool (an invalid input line).
+    func fail(_ error: ErrorRecord) {
+        let sequence = take()
+        complete(sequence, OrderedFetcher.outcome(error))
+    }
+
+    /// Queues a GET of `url`.
+    func fetch(_ url: String) {
+        let sequence = take()
+        let isNew: Bool = lock.withLock {
+            if inFlight[url] != nil {
+                inFlight[url]!.append(sequence)
+                return false
+            }
+            inFlight[url] = [sequence]
+            return true
+        }
+        guard isNew else {
+            tool.diagnostics.trace("GET \(url): joined the request in flight")
+            return
+        }
+        let diagnostics = tool.diagnostics
+        diagnostics.debug("GET \(url): started")
+        let started = DispatchTime.now().uptimeNanoseconds
+        client.get(url) { [self] result in
+            let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+            let outcome: Outcome
+            switch result {
+            case let .success(response):
+                diagnostics.debug("GET \(url): \(response.status), \(response.body.count) bytes, \(milliseconds) ms")
+                var writer = JSONWriter(capacity: response.body.count + 128)
+                Response.fromBody(url: url, status: response.status, bytes: response.body).write(to: &writer)
+                outcome = Outcome(line: writer.bytes, failure: nil, message: nil)
+            case let .failure(failure):
+                diagnostics.debug("GET \(url): failed after \(milliseconds) ms: \(failure.message)")
+                outcome = OrderedFetcher.outcome(ErrorRecord(.connectivity, failure.message, context: [.init("url", url)]))
+            }
+            let waiting = lock.withLock { inFlight.removeValue(forKey: url) ?? [] }
+            for sequence in waiting { complete(sequence, outcome) }
+        }
+    }
+
+    private static func outcome(_ error: ErrorRecord) -> Outcome {
+        var writer = JSONWriter()
+        error.write(to: &writer)
+        var message = error.message
+        if let url = error.context.first(where: { $0.key == "url" })?.value, !message.contains(url) {
+            message = "\(url): \(message)"
+        }
+        return Outcome(line: writer.bytes, failure: error.kind, message: message)
+    }
+
+    /// Files a finished item and writes every record now due, in order.
+    private func complete(_ sequence: Int, _ outcome: Outcome) {
+        lock.lock()
+        ready[sequence] = outcome
+        var written = 0
+        while let due = ready.removeValue(forKey: nextToWrite) {
+            if let message = due.message { tool.diagnostics.error(message) }
+            if let kind = due.failure { tool.record(kind) }
+            tool.output.line(due.line)
+            nextToWrite += 1
+            written += 1
+        }
+        if written > 0 { tool.output.flush() }
+        lock.unlock()
+        for _ in 0..<written {
+            slots.signal()
+            group.leave()
+        }
+    }
+
+    /// Waits until every queued item has been written.
+    func wait() {
+        group.wait()
+    }
+
+    /// How many items were queued so far.
+    var queued: Int { lock.withLock { nextSequence } }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import XCTest
+
+/// feed-fetch against a real feed-serve on 127.0.0.1, in real pipes.
+final class FeedFetchToolTests: XCTestCase {
+    let first = "2AB2AE66-A4B7-4A16-B374-51BBAC8DB086"
+    let second = "A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A"
+
+    func test_fetchThenMap_deliversTheFirstFeedPage() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch --base-url \"$B\" --limit 2 | feed-map", environment: ["B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().compactMap { $0["id"] as? String }, [first, second])
+        XCTAssertEqual(run.records().first?["url"] as? String, server.base + "/image-0")
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func test_fetch_takesTheBaseURLFromTheEnvironment() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch", environment: ["FEED_BASE_URL": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().first?["url"] as? String, server.base + "/v1/feed?limit=10")
+        XCTAssertEqual(run.records().first?["status"] as? Int, 200)
+    }
+
+    func test_fetch_keepsTheBaseURLsPath() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch --base-url \"$B/_fault/delay=1/\" --limit 1 | feed-map", environment: ["B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().count, 1)
+    }
+
+    func test_fetchComments_thenMap_deliversTheComment() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch --base-url \"$B\" --comments \(first.lowercased()) | comments-map", environment: ["B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().first?["message"] as? String, "a message")
+        XCTAssertEqual(run.records().first?["created_at"] as? String, "2020-05-20T11:24:59Z")
+    }
+
+    func test_fetch_writesResponsesInInputOrderWhateverTheirSpeed() throws {
+        let server = try Served(test: self)
+        let b = server.base
+        let run = sh("feed-fetch --parallel 4 \"$B/_fault/delay=400/v1/feed\" \"$B/image-0\" \"$B/_fault/delay=100/image-1\" \"$B/image-2\"",
+                     environment: ["B": b])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().compactMap { $0["url"] as? String },
+                       [b + "/_fault/delay=400/v1/feed", b + "/image-0", b + "/_fault/delay=100/image-1", b + "/image-2"])
+    }
+
+    func test_fetch_embedsJSONBodiesAndBase64sOtherBodies() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch \"$B/v1/feed?limit=1\" \"$B/image-0\"", environment: ["B": server.base])
+        let records = run.records()
+        XCTAssertNotNil(records.first?["body"] as? [String: Any])
+        XCTAssertNil(records.first?["body_base64"])
+        XCTAssertNotNil(records.last?["body_base64"] as? String)
+        XCTAssertNil(records.last?["body"])
+    }
+
+    func test_fetch_anyStatusIsAResponseNotAnError() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch \"$B/_fault/status=500/v1/feed\" \"$B/nothing-here\"", environment: ["B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().compactMap { $0["status"] as? Int }, [500, 404])
+        let mapped = sh("feed-fetch \"$B/_fault/status=500/v1/feed\" | feed-map", environment: ["B": server.base])
+        XCTAssertEqual(mapped.status, 65)
+        XCTAssertEqual(mapped.records().first?["error"] as? String, "invalid_data")
+    }
+
+    func test_fetch_refusedConnectionIsAConnectivityErrorRecordAndExit69() throws {
+        let server = try Served(test: self)
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let run = sh("feed-fetch --base-url \"$B\" | feed-map", environment: ["B": server.base])
+        XCTAssertEqual(run.status, 69)
+        XCTAssertEqual(run.records().first?["error"] as? String, "connectivity")
+        XCTAssertEqual(run.records().first?["url"] as? String, server.base + "/v1/feed?limit=10")
+        XCTAssertTrue(run.stderr.contains("feed-fetch: ") && run.stderr.contains("connection refused"), run.stderr)
+    }
+
+    func test_fetch_timeoutIsAConnectivityError() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch --timeout 0.5 \"$B/_fault/delay=5000/v1/feed\"", environment: ["B": server.base])
+        XCTAssertEqual(run.status, 69)
+        XCTAssertTrue((run.records().first?["message"] as? String)?.contains("timed out") ?? false, run.out)
+    }
+
+    func test_fetch_truncatedBodyIsAConnectivityErrorNeverAResponse() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch \"$B/_fault/truncate=5/v1/feed\"", environment: ["B": server.base])
+        XCTAssertEqual(run.status, 69)
+        XCTAssertEqual(run.records().count, 1)
+        XCTAssertEqual(run.records().first?["error"] as? String, "connectivity")
+    }
+
+    func test_fetch_readsURLLinesAndRecordsAndPassesErrorRecordsThrough() throws {
+        let server = try Served(test: self)
+        let b = server.base
+        let input = "\(b)/image-0\n{\"url\":\"\(b)/image-1\"}\n{\"error\":\"not_found\",\"message\":\"m\"}\nnot a url\n"
+        let run = sh("feed-fetch", stdin: input)
+        XCTAssertEqual(run.status, 66, run.stderr)
+        let records = run.records()
+        XCTAssertEqual(records.count, 4)
+        XCTAssertEqual(records[0]["url"] as? String, b + "/image-0")
+        XCTAssertEqual(records[1]["url"] as? String, b + "/image-1")
+        XCTAssertEqual(records[2]["error"] as? String, "not_found")
+        XCTAssertEqual(records[3]["error"] as? String, "invalid_data")
+        XCTAssertTrue(run.stderr.contains("stdin:4"), run.stderr)
+    }
+
+    func test_fetch_requestsAURLInFlightOnlyOnceButAnswersEachAsking() throws {
+        let server = try Served(test: self)
+        let url = server.base + "/_fault/delay=300/image-0"
+        let run = sh("feed-fetch --parallel 4 \"$U\" \"$U\" \"$U\"", environment: ["U": url, "FEED_LOG": "debug"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().count, 3)
+        XCTAssertEqual(run.stderr.components(separatedBy: "GET \(url): started").count - 1, 1, run.stderr)
+    }
+
+    func test_fetch_dashReadsOnlyStandardInputAndEmptyInputFetchesNothing() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch - < /dev/null", environment: ["FEED_BASE_URL": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.out, "")
+    }
+
+    func test_fetch_withNothingToFetchIsAUsageError() {
+        let run = sh("feed-fetch < /dev/null")
+        XCTAssertEqual(run.status, 64)
+        XCTAssertEqual(run.records().first?["error"] as? String, "usage")
+    }
+
+    func test_fetch_rejectsBadOptionValues() {
+        for args in ["--parallel 0", "--timeout -1", "--comments nope --base-url http://127.0.0.1:1", "ftp://x/y", "--base-url nope"] {
+            XCTAssertEqual(sh("feed-fetch \(args) < /dev/null").status, 64, args)
+        }
+    }
+
+    func test_fetch_logsEachRequestWithFeedLogDebug() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch \"$B/image-0\" > /dev/null", environment: ["B": server.base, "FEED_LOG": "debug"])
+        XCTAssertTrue(run.stderr.contains("feed-fetch: GET \(server.base)/image-0: started"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("feed-fetch: GET \(server.base)/image-0: 200, "), run.stderr)
+        XCTAssertTrue(run.stderr.contains(" ms"), run.stderr)
+    }
+
+    func test_fetch_quietWithExit0WhenDownstreamCloses() throws {
+        let server = try Served(test: self)
+        let dir = temporaryDirectory(self)
+        let urls = (0..<200).map { "\(server.base)/image-\($0 % 3)?n=\($0)" }.joined(separator: "\n") + "\n"
+        try urls.write(toFile: dir + "/urls", atomically: true, encoding: .utf8)
+        let run = sh(#"{ feed-fetch < "$T/urls"; echo "$?" > "$T/status"; } | head -1 > /dev/null; cat "$T/status""#,
+                     environment: ["T": dir])
+        XCTAssertEqual(run.out, "0\n")
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func test_fetch_writeErrorExits74() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch \"$B/image-0\" > /dev/full", environment: ["B": server.base])
+        XCTAssertEqual(run.status, 74)
+        XCTAssertTrue(run.stderr.contains("feed-fetch: cannot write"), run.stderr)
+    }
+
+    func test_fetch_SIGTERMCancelsInFlightWritesNoHalfRecordAndExits143() throws {
+        let server = try Served(test: self)
+        let dir = temporaryDirectory(self)
+        let run = sh(#"feed-fetch "$B/image-0" "$B/_fault/hang/v1/feed" > "$T/out" & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo "status $?"; cat "$T/out""#,
+                     environment: ["B": server.base, "T": dir], timeout: 20)
+        XCTAssertEqual(run.lines.first, "status 143", run.out + run.stderr)
+        let written = run.lines.dropFirst()
+        XCTAssertEqual(written.count, 1, "the finished first response is written, nothing of the hung one")
+        XCTAssertTrue(run.out.hasSuffix("\n"))
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import XCTest
+
+/// feed-map and comments-map as built executables in real pipes.
+final class MapperToolTests: XCTestCase {
+    let feedResponse = #"{"url":"http://h/v1/feed?limit=10","status":200,"body":{"items":[{"id":"2ab2ae66-a4b7-4a16-b374-51bbac8db086","description":"a description","location":"a location","image":"http://h/image-0"},{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","image":"http://h/image-1"}]}}"#
+    let commentsResponse = #"{"url":"http://h/c","status":201,"body":{"items":[{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"a message","created_at":"2020-05-20T11:24:59+0000","author":{"username":"a username"}}]}}"#
+
+    func test_feedMap_writesOneFeedImageRecordPerItemInOrder() {
+        let run = sh("feed-map", stdin: feedResponse + "\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines, [
+            #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a description","location":"a location","url":"http://h/image-0"}"#,
+            #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/image-1"}"#,
+        ])
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func test_feedMap_rejectsNon200ResponseWithOneInvalidDataRecordAndExit65() {
+        let run = sh("feed-map", stdin: #"{"url":"http://h/x","status":201,"body":{"items":[]}}"# + "\n")
+        XCTAssertEqual(run.status, 65)
+        let records = run.records()
+        XCTAssertEqual(records.count, 1)
+        XCTAssertEqual(records.first?["error"] as? String, "invalid_data")
+        XCTAssertEqual(records.first?["url"] as? String, "http://h/x")
+        XCTAssertTrue(run.stderr.hasPrefix("feed-map: "), run.stderr)
+    }
+
+    func test_feedMap_writesNoPartialOutputForAResponseWithOneBadItem() {
+        let bad = #"{"status":200,"body":{"items":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","image":"http://h/0"},{"id":"nope","image":"http://h/1"}]}}"#
+        let run = sh("feed-map", stdin: bad + "\n")
+        XCTAssertEqual(run.status, 65)
+        XCTAssertEqual(run.records().count, 1)
+        XCTAssertTrue(run.out.contains("feed item 2: id is not a UUID"), run.out)
+    }
+
+    func test_feedMap_passesErrorRecordsThroughUnchangedAndExitsWithTheirStatus() {
+        let error = #"{"error":"connectivity","message":"connection refused","url":"http://h/v1/feed"}"#
+        let run = sh("feed-map", stdin: error + "\n" + feedResponse + "\n")
+        XCTAssertEqual(run.status, 69)
+        XCTAssertEqual(run.lines.first, error)
+        XCTAssertEqual(run.lines.count, 3)
+        XCTAssertEqual(run.stderr, "", "a passed-through error is not reported again")
+    }
+
+    func test_feedMap_firstFailureDecidesTheExitStatus() {
+        let run = sh("feed-map", stdin: "not json\n" + #"{"error":"store","message":"m"}"# + "\n")
+        XCTAssertEqual(run.status, 65)
+    }
+
+    func test_feedMap_namesTheLineNumberOfAnInvalidLine() {
+        let run = sh("feed-map", stdin: feedResponse + "\n\n" + "{\"status\": 200, oops}\n")
+        XCTAssertEqual(run.status, 65)
+        XCTAssertTrue(run.stderr.contains("feed-map: stdin:3: invalid JSON at byte"), run.stderr)
+        XCTAssertEqual(run.lines.count, 3)
+    }
+
+    func test_feedMap_reportsATruncatedLastLine() {
+        let run = sh("feed-map", stdin: feedResponse)
+        XCTAssertEqual(run.status, 65)
+        XCTAssertTrue(run.stderr.contains("stdin:1: truncated line"), run.stderr)
+        XCTAssertEqual(run.records().first?["error"] as? String, "invalid_data")
+    }
+
+    func test_feedMap_toleratesCRLFAndBlankLines() {
+        let run = sh("feed-map", stdin: "\r\n" + feedResponse + "\r\n\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines.count, 2)
+    }
+
+    func test_feedMap_rawReadsABarePayload() {
+        let run = sh(#"printf '%s' '{"items":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","image":"http://h/0"}]}' | feed-map --raw"#)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines, [#"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/0"}"#])
+    }
+
+    func test_feedMap_exitStatusIsZeroWhenDownstreamCloses() throws {
+        let dir = temporaryDirectory(self)
+        let input = String(repeating: feedResponse + "\n", count: 5000)
+        try input.write(toFile: dir + "/in", atomically: true, encoding: .utf8)
+        let run = sh(#"set -e; { feed-map < "$T/in"; echo "$?" > "$T/status"; } | head -1 > /dev/null; cat "$T/status""#,
+                     environment: ["T": dir])
+        XCTAssertEqual(run.out, "0\n")
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func test_feedMap_writeErrorOtherThanClosedPipeExits74() {
+        let run = sh("feed-map > /dev/full", stdin: feedResponse + "\n")
+        XCTAssertEqual(run.status, 74)
+        XCTAssertTrue(run.stderr.contains("feed-map: cannot write to standard output"), run.stderr)
+    }
+
+    func test_feedMap_terminalOnStandardInputGivesUsageAndExit64() {
+        let run = sh(#"script -qec "feed-map" /dev/null < /dev/null"#, timeout: 20)
+        XCTAssertEqual(run.status, 64, run.out + run.stderr)
+        XCTAssertTrue((run.out + run.stderr).contains("usage: feed-map"), run.out + run.stderr)
+    }
+
+    func test_feedMap_unknownOptionIsAUsageError() {
+        let run = sh("feed-map --bogus < /dev/null")
+        XCTAssertEqual(run.status, 64)
+        XCTAssertEqual(run.records().first?["error"] as? String, "usage")
+        XCTAssertTrue(run.stderr.contains("unknown option '--bogus'"), run.stderr)
+    }
+
+    func test_everyMapper_answersHelpAndVersion() {
+        for tool in ["feed-map", "comments-map"] {
+            let help = sh("\(tool) --help")
+            XCTAssertEqual(help.status, 0)
+            XCTAssertTrue(help.out.hasPrefix("usage: \(tool)"), help.out)
+            let version = sh("\(tool) --version")
+            XCTAssertEqual(version.status, 0)
+            XCTAssertTrue(version.out.hasPrefix("\(tool) "), version.out)
+        }
+    }
+
+    func test_commentsMap_writesCommentRecordsWithUTCDates() {
+        let run = sh("comments-map", stdin: commentsResponse + "\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines, [
+            #"{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"a message","created_at":"2020-05-20T11:24:59Z","username":"a username"}"#,
+        ])
+    }
+
+    func test_commentsMap_rejects300() {
+        let run = sh("comments-map", stdin: #"{"status":300,"body":{"items":[]}}"# + "\n")
+        XCTAssertEqual(run.status, 65)
+        XCTAssertEqual(run.records().first?["error"] as? String, "invalid_data")
+    }
+
+    func test_pipe_bodyBase64JSONIsMappedToo() {
+        let body = Data(#"{"items":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","image":"http://h/0"}]}"#.utf8).base64EncodedString()
+        let run = sh("feed-map", stdin: #"{"status":200,"body_base64":""# + body + #""}"# + "\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines.count, 1)
+    }
+}

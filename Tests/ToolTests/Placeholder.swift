@@ -1,2 +1,0 @@
-import XCTest
-final class ToolTestsPlaceholder: XCTestCase { func test_placeholder() {} }

@@ -1,0 +1,135 @@
+import Foundation
+import XCTest
+
+/// The built executables, found next to the test bundle (or in `$FEED_BIN`).
+enum Products {
+    static let directory: String = {
+        if let dir = ProcessInfo.processInfo.environment["FEED_BIN"], !dir.isEmpty { return dir }
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = me.deletingLastPathComponent()
+        // On some platforms the test binary sits inside a bundle folder.
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: dir.appendingPathComponent("feed-map").path) {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir.path
+    }()
+
+    static func path(_ tool: String) -> String { directory + "/" + tool }
+}
+
+/// What a command printed and how it ended.
+struct Run {
+    let stdout: Data
+    let stderr: String
+    let status: Int32
+
+    var out: String { String(decoding: stdout, as: UTF8.self) }
+    var lines: [String] { out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+
+    /// Standard output parsed as one JSON object per line.
+    func records(file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
+        lines.compactMap { text in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                XCTFail("not a JSON object line: \(text)", file: file, line: line)
+                return nil
+            }
+            return object
+        }
+    }
+}
+
+/// Runs `script` with `/bin/sh -c`, the built tools first on PATH.
+@discardableResult
+func sh(
+    _ script: String,
+    stdin: String? = nil,
+    environment: [String: String] = [:],
+    timeout: TimeInterval = 60,
+    file: StaticString = #filePath,
+    line: UInt = #line
+) -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script]
+    var env = ProcessInfo.processInfo.environment
+    env["PATH"] = Products.directory + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+    env.removeValue(forKey: "FEED_BASE_URL")
+    env.removeValue(forKey: "FEED_STORE")
+    env.removeValue(forKey: "FEED_LOG")
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
+    do { try process.run() } catch {
+        XCTFail("cannot run /bin/sh: \(error)", file: file, line: line)
+        return Run(stdout: Data(), stderr: "", status: -1)
+    }
+    if let stdin {
+        let handle = inPipe.fileHandleForWriting
+        DispatchQueue.global().async {
+            handle.write(Data(stdin.utf8))
+            try? handle.close()
+        }
+    }
+    // Read both pipes concurrently so neither fills up.
+    final class Box: @unchecked Sendable { var data = Data() }
+    let errBox = Box()
+    let errDone = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile()
+        errDone.signal()
+    }
+    let timer = DispatchWorkItem { process.terminate() }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+    let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+    errDone.wait()
+    let errData = errBox.data
+    process.waitUntilExit()
+    timer.cancel()
+    return Run(stdout: outData, stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+}
+
+/// Quotes a string for /bin/sh.
+func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+/// A fresh temporary directory, removed at the end of the test.
+func temporaryDirectory(_ test: XCTestCase) -> String {
+    let path = NSTemporaryDirectory() + "essential-feed-tests-" + UUID().uuidString
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+    return path
+}
+
+/// A `feed-serve` process on 127.0.0.1, stopped at the end of the test.
+final class Served: @unchecked Sendable {
+    let process = Process()
+    let base: String
+
+    init(_ arguments: [String] = ["--builtin", "acceptance"], test: XCTestCase, file: StaticString = #filePath, line: UInt = #line) throws {
+        process.executableURL = URL(fileURLWithPath: Products.path("feed-serve"))
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line of output is the base URL.
+        var bytes: [UInt8] = []
+        let handle = out.fileHandleForReading
+        while true {
+            let chunk = handle.readData(ofLength: 1)
+            if chunk.isEmpty || chunk.first == 0x0A { break }
+            bytes.append(contentsOf: chunk)
+        }
+        base = String(decoding: bytes, as: UTF8.self)
+        let process = self.process
+        test.addTeardownBlock {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+        XCTAssertTrue(base.hasPrefix("http://127.0.0.1:"), "feed-serve printed '\(base)'", file: file, line: line)
+    }
+}

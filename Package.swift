@@ -8,12 +8,15 @@ let package = Package(
         .executable(name: "feed-map", targets: ["feed-map"]),
         .executable(name: "comments-map", targets: ["comments-map"]),
         .executable(name: "feed-serve", targets: ["feed-serve"]),
+        .executable(name: "feed-paginate", targets: ["feed-paginate"]),
     ],
     targets: [
         // Pure core: models, mappers, endpoints, the JSON/NDJSON codec. No I/O.
         .target(name: "EssentialFeed"),
+        // The system's libsqlite3 (Debian: libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Infrastructure without networking: cache stores, files, locks.
-        .target(name: "EssentialFeedInfra", dependencies: ["EssentialFeed"]),
+        .target(name: "EssentialFeedInfra", dependencies: ["EssentialFeed", "CSQLite"]),
         // Infrastructure with networking: the HTTP client on FoundationNetworking.
         // Kept apart so that tools that do not fetch never load Foundation's networking stack.
         .target(name: "EssentialFeedNetwork", dependencies: ["EssentialFeed"]),
@@ -26,14 +29,16 @@ let package = Package(
         .executableTarget(name: "feed-fetch", dependencies: ["EssentialFeed", "EssentialFeedNetwork", "FeedCLI"]),
         .executableTarget(name: "feed-map", dependencies: ["EssentialFeed", "FeedCLI"]),
         .executableTarget(name: "comments-map", dependencies: ["EssentialFeed", "FeedCLI"]),
+        .executableTarget(name: "feed-paginate", dependencies: ["EssentialFeed", "FeedCLI"]),
         .executableTarget(name: "feed-serve", dependencies: ["FeedServer", "FeedCLI"]),
 
         .testTarget(name: "EssentialFeedTests", dependencies: ["EssentialFeed"]),
+        .testTarget(name: "EssentialFeedCacheTests", dependencies: ["EssentialFeed"]),
         .testTarget(name: "EssentialFeedInfraTests", dependencies: ["EssentialFeedInfra", "EssentialFeedNetwork", "FeedServer"]),
         .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
         .testTarget(
             name: "ToolTests",
-            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve"]
+            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate"]
         ),
     ],
     swiftLanguageModes: [.v6]

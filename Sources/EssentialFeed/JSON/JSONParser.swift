@@ -235,7 +235,9 @@ private struct Parser {
                 }
             }
         default:
-            throw fail("invalid escape \\\(Character(Unicode.Scalar(p[i])))")
+            let c = p[i]
+            // Name an unprintable byte by value so the message stays on one line.
+            throw fail(c >= 0x21 && c < 0x7F ? "invalid escape \\\(Character(Unicode.Scalar(c)))" : "invalid escape: backslash before \(describe(c))")
         }
     }
 

@@ -1,0 +1,129 @@
+import Foundation
+import XCTest
+import EssentialFeed
+
+final class EndpointTests: XCTestCase {
+
+    private func base(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> BaseURL {
+        try XCTUnwrap(BaseURL(text), "expected a valid base URL: \(text)", file: file, line: line)
+    }
+
+    // MARK: FeedEndpoint
+
+    func test_feedEndpoint_firstPageURL() throws {
+        XCTAssertEqual(FeedEndpoint().url(try base("http://base-url.com")), "http://base-url.com/v1/feed?limit=10")
+        XCTAssertEqual(FeedEndpoint.defaultLimit, 10)
+    }
+
+    func test_feedEndpoint_nextPageURLHasUpperCaseAfterID() throws {
+        let id = uuid("73a7f70c-75da-4c2e-b5a3-eed40dc53aa6")
+        XCTAssertEqual(FeedEndpoint(after: id).url(try base("http://base-url.com")),
+                       "http://base-url.com/v1/feed?limit=10&after_id=73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6")
+    }
+
+    func test_feedEndpoint_customLimit() throws {
+        XCTAssertEqual(FeedEndpoint(limit: 25).url(try base("https://x.com")), "https://x.com/v1/feed?limit=25")
+    }
+
+    func test_feedEndpoint_keepsPortAndPathOfTheBase() throws {
+        XCTAssertEqual(FeedEndpoint().url(try base("http://127.0.0.1:8080/api/")), "http://127.0.0.1:8080/api/v1/feed?limit=10")
+        XCTAssertEqual(FeedEndpoint().url(try base("http://127.0.0.1:8080/api")), "http://127.0.0.1:8080/api/v1/feed?limit=10")
+        XCTAssertEqual(FeedEndpoint().url(try base("https://x.com:443/a/b//")), "https://x.com:443/a/b/v1/feed?limit=10")
+    }
+
+    // MARK: ImageCommentsEndpoint
+
+    func test_imageCommentsEndpoint_url() throws {
+        let id = uuid("2239CBA2-CB35-4392-ADC0-24A37D38E010")
+        XCTAssertEqual(ImageCommentsEndpoint(imageID: id).url(try base("http://base-url.com")),
+                       "http://base-url.com/v1/image/2239CBA2-CB35-4392-ADC0-24A37D38E010/comments")
+        XCTAssertEqual(ImageCommentsEndpoint(imageID: uuid("2239cba2-cb35-4392-adc0-24a37d38e010")).url(try base("http://127.0.0.1:8080/api/")),
+                       "http://127.0.0.1:8080/api/v1/image/2239CBA2-CB35-4392-ADC0-24A37D38E010/comments")
+    }
+
+    // MARK: BaseURL
+
+    func test_baseURL_dropsTrailingSlashes() throws {
+        XCTAssertEqual(try base("http://x.com/").string, "http://x.com")
+        XCTAssertEqual(try base("http://x.com///").description, "http://x.com")
+        XCTAssertEqual(try base("HTTPS://X.com/Api").string, "HTTPS://X.com/Api", "case is kept")
+    }
+
+    func test_baseURL_rejectsNonHTTPSchemes() {
+        for text in ["ftp://x.com", "file:///tmp", "mailto:a@b.c", "httpx://x.com", "ws://x.com", "http:x.com", "https:/x.com"] {
+            XCTAssertNil(BaseURL(text), text)
+        }
+    }
+
+    func test_baseURL_rejectsRelativeURLs() {
+        for text in ["x.com", "/api", "api/v1", "//x.com", "", "http://", "https://", "http:///path"] {
+            XCTAssertNil(BaseURL(text), text)
+        }
+    }
+
+    func test_baseURL_rejectsQueryAndFragment() {
+        for text in ["http://x.com?x=1", "http://x.com/api?", "http://x.com/#frag", "http://x.com/api#", "http://?x"] {
+            XCTAssertNil(BaseURL(text), text)
+        }
+    }
+
+    func test_baseURL_rejectsSpacesAndControls() {
+        for text in ["http://x .com", " http://x.com", "http://x.com ", "http://x.com/\n", "http://x.com/\u{7F}"] {
+            XCTAssertNil(BaseURL(text), text.debugDescription)
+        }
+    }
+
+    // MARK: Identifiers
+
+    func test_uuid_readsAnyLetterCase() {
+        let expected = uuid("73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6")
+        XCTAssertEqual(Identifiers.uuid("73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6"), expected)
+        XCTAssertEqual(Identifiers.uuid("73a7f70c-75da-4c2e-b5a3-eed40dc53aa6"), expected)
+        XCTAssertEqual(Identifiers.uuid("73a7F70c-75dA-4c2E-b5A3-eEd40Dc53aA6"), expected)
+        XCTAssertEqual(Identifiers.uuid("73a7f70c-75da-4c2e-b5a3-eed40dc53aa6")?.uuidString, "73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6")
+    }
+
+    func test_uuid_rejectsOtherForms() {
+        for text in ["", "73A7F70C75DA4C2EB5A3EED40DC53AA6", "{73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6}",
+                     "73A7F70C-75DA-4C2E-B5A3-EED40DC53AA", "73A7F70C-75DA-4C2E-B5A3-EED40DC53AA66",
+                     "73A7F70C-75DA-4C2E-B5A3-EED40DC53AAG", "73A7F70C7-5DA-4C2E-B5A3-EED40DC53AA6",
+                     " 73A7F70C-75DA-4C2E-B5A3-EED40DC53AA", "73A7F70C-75DA-4C2E-B5A3_EED40DC53AA6",
+                     "urn:uuid:73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6"] {
+            XCTAssertNil(Identifiers.uuid(text), text)
+        }
+    }
+
+    func test_uuid_rejectsSignsAndWhitespaceThatStrtoulWouldSkip() {
+        // Foundation's `UUID(uuidString:)` on Linux reads these as other UUIDs.
+        for text in ["-3A7F70C-75DA-4C2E-B5A3-EED40DC53AA6", "+3A7F70C-75DA-4C2E-B5A3-EED40DC53AA6",
+                     "\t3A7F70C-75DA-4C2E-B5A3-EED40DC53AA6", "73A7F70C-+5DA-4C2E-B5A3-EED40DC53AA6",
+                     "73A7F70C-75DA-4C2E-B5A3-EED40DC5 AA6", "73A7F70C-75DA-4C2E-B5A3-EED40DC5-AA6",
+                     "73A7F70C-75DA-4C2E-B5A3-EED40DC53AA ", "73A7F70C-75DA-4C2E-B5A3-EED40DC53éA"] {
+            XCTAssertNil(Identifiers.uuid(text), text.debugDescription)
+        }
+    }
+
+    func test_uuid_readsEveryHexDigit() {
+        XCTAssertEqual(Identifiers.uuid("01234567-89ab-cdef-ABCD-EF0123456789")?.uuidString, "01234567-89AB-CDEF-ABCD-EF0123456789")
+        XCTAssertEqual(Identifiers.uuid("00000000-0000-0000-0000-000000000000")?.uuidString, "00000000-0000-0000-0000-000000000000")
+        XCTAssertEqual(Identifiers.uuid("ffffffff-ffff-ffff-ffff-ffffffffffff")?.uuidString, "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")
+    }
+
+    func test_isAbsoluteURL_requiresASchemeAndMore() {
+        for text in ["http://x.com", "https://x.com/a?b#c", "data:image/png;base64,AA==", "urn:isbn:1", "a+b-c.d:x", "http:é"] {
+            XCTAssertTrue(Identifiers.isAbsoluteURL(text), text)
+        }
+        for text in ["", "x.com", "/x", "1a:x", "a_b:x", ":x", "http:", "http://x.com/a b", "http://x.com/\t", "h\u{7F}:x"] {
+            XCTAssertFalse(Identifiers.isAbsoluteURL(text), text.debugDescription)
+        }
+    }
+
+    func test_isHTTPURL_requiresHTTPOrHTTPSWithAHost() {
+        for text in ["http://x.com", "https://x.com/", "HTTP://X.COM", "http://127.0.0.1:8080/a?b"] {
+            XCTAssertTrue(Identifiers.isHTTPURL(text), text)
+        }
+        for text in ["ftp://x.com", "http:/x.com", "http://", "http:///a", "http://?a", "http://#a", "x.com", "https:x"] {
+            XCTAssertFalse(Identifiers.isHTTPURL(text), text)
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class EssentialFeedTestsPlaceholder: XCTestCase { func test_placeholder() {} }

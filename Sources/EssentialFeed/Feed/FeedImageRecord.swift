@@ -1,0 +1,17 @@
+/// Reading a feed image record back: `{"id","description"?,"location"?,"url"}`.
+extension FeedImage {
+    /// Reads the feed image record at `object`. Throws `invalid_data` naming the field.
+    public init(record document: JSONDocument, _ object: Int = 0) throws(ErrorRecord) {
+        func fail(_ what: String) -> ErrorRecord { ErrorRecord(.invalidData, "not a feed image record: \(what)") }
+        guard let idNode = document.member(object, "id"), let idText = document.string(idNode),
+              let id = Identifiers.uuid(idText) else { throw fail("id is missing or not a UUID") }
+        guard let urlNode = document.member(object, "url"), let url = document.string(urlNode),
+              Identifiers.isAbsoluteURL(url) else { throw fail("url is missing or not an absolute URL") }
+        func optional(_ key: String) throws(ErrorRecord) -> String? {
+            guard let node = document.member(object, key), document.kind(node) != .null else { return nil }
+            guard let value = document.string(node) else { throw fail("\(key) is not a string") }
+            return value
+        }
+        self.init(id: id, description: try optional("description"), location: try optional("location"), url: url)
+    }
+}

@@ -1,0 +1,298 @@
+import Foundation
+import XCTest
+
+/// feed-cache as a built executable: separate processes on real store files.
+/// Every scenario runs against both stores (SQLite, and JSON for `.json` paths).
+final class FeedCacheToolTests: XCTestCase {
+    static let image0 = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a description","location":"a location","url":"http://h/image-0"}"#
+    static let image1 = #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/image-1"}"#
+    static let image2 = #"{"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","url":"http://h/image-2"}"#
+    let feedA = image0 + "\n" + image1 + "\n"
+    let feedB = image2 + "\n"
+
+    /// Runs `body` with a store path of each kind in a fresh directory.
+    private func forEachStore(_ body: (String) throws -> Void) rethrows {
+        for name in ["feed.sqlite", "feed.json"] {
+            try body(temporaryDirectory(self) + "/cache/" + name)
+        }
+    }
+
+    @discardableResult
+    private func cache(_ arguments: String, _ store: String, stdin: String? = nil, environment: [String: String] = [:]) -> Run {
+        sh("feed-cache --store \(quoted(store)) \(arguments)" + (stdin == nil ? " < /dev/null" : ""), stdin: stdin, environment: environment)
+    }
+
+    func test_save_thenLoadInAnotherProcess_deliversTheSameFeed() {
+        forEachStore { store in
+            XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
+            let load = cache("load", store)
+            XCTAssertEqual(load.status, 0, load.stderr)
+            XCTAssertEqual(load.out, feedA, store)
+        }
+    }
+
+    func test_save_inAThirdProcess_overridesTheFeedSavedBefore() {
+        forEachStore { store in
+            cache("save", store, stdin: feedA)
+            cache("save", store, stdin: feedB)
+            XCTAssertEqual(cache("load", store).out, feedB, store)
+        }
+    }
+
+    func test_load_onEmptyStore_writesNotFoundAndExits66() {
+        forEachStore { store in
+            let run = cache("load", store)
+            XCTAssertEqual(run.status, 66)
+            XCTAssertEqual(run.records().first?["error"] as? String, "not_found")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store), "loading creates nothing")
+        }
+    }
+
+    func test_load_deliversUntilSevenDaysAndNothingFromExactlySevenDays() {
+        forEachStore { store in
+            cache("save --now 2020-05-20T12:00:00Z", store, stdin: feedA)
+            XCTAssertEqual(cache("load --now 2020-05-27T11:59:59Z", store).status, 0)
+            let exactly = cache("load --now 2020-05-27T12:00:00Z", store)
+            XCTAssertEqual(exactly.status, 66)
+            XCTAssertEqual(exactly.records().first?["error"] as? String, "not_found")
+            XCTAssertEqual(cache("load --now 2020-05-27T12:00:01Z", store).status, 66)
+            XCTAssertEqual(cache("load --now 2020-05-21T12:00:00Z --max-age 36h", store).status, 0)
+            XCTAssertEqual(cache("load --now 2020-05-22T00:00:00Z --max-age 36h", store).status, 66)
+            XCTAssertEqual(cache("load --now 2020-05-20T13:00:00Z", store).out, feedA, "load never deletes")
+        }
+    }
+
+    func test_validate_keepsARecentFeedAndDeletesOneSavedInTheDistantPast() {
+        forEachStore { store in
+            cache("save", store, stdin: feedA)
+            XCTAssertEqual(cache("validate", store).status, 0)
+            XCTAssertEqual(cache("load", store).out, feedA)
+            cache("save --now 2001-01-01T00:00:00Z", store, stdin: feedA)
+            XCTAssertEqual(cache("validate", store).status, 0)
+            XCTAssertEqual(cache("load --now 2001-01-01T00:00:01Z", store).status, 66, "deleted, not merely expired")
+        }
+    }
+
+    func test_validate_keepsARecentEmptyFeed() {
+        forEachStore { store in
+            XCTAssertEqual(cache("save --allow-empty", store, stdin: "").status, 0)
+            XCTAssertEqual(cache("validate", store).status, 0)
+            let load = cache("load", store)
+            XCTAssertEqual(load.status, 0, load.stderr)
+            XCTAssertEqual(load.out, "")
+        }
+    }
+
+    func test_delete_emptiesTheCacheAndDoesNothingOnAnEmptyOne() {
+        forEachStore { store in
+            XCTAssertEqual(cache("delete", store).status, 0)
+            cache("save", store, stdin: feedA)
+            XCTAssertEqual(cache("delete", store).status, 0)
+            XCTAssertEqual(cache("load", store).status, 66)
+        }
+    }
+
+    func test_everyInputThatChangesNothing_leavesThePreviousCache() {
+        let inputs = [
+            "error record": feedB + #"{"error":"connectivity","message":"refused"}"# + "\n",
+            "bad line": feedB + "not json\n",
+            "truncated line": feedB + Self.image1,
+            "record that is not a feed image": feedB + #"{"id":"x","url":"http://h"}"# + "\n",
+            "empty input": "",
+        ]
+        forEachStore { store in
+            cache("save", store, stdin: feedA)
+            for (name, input) in inputs {
+                let run = cache("save", store, stdin: input)
+                if name != "empty input" { XCTAssertNotEqual(run.status, 0, name) }
+                XCTAssertEqual(cache("load", store).out, feedA, "\(name) changed the cache in \(store)")
+            }
+        }
+    }
+
+    func test_save_passesErrorRecordsThroughWithTheirStatus() {
+        forEachStore { store in
+            let error = #"{"error":"connectivity","message":"refused"}"#
+            let run = cache("save", store, stdin: error + "\n")
+            XCTAssertEqual(run.status, 69)
+            XCTAssertEqual(run.lines, [error])
+        }
+    }
+
+    func test_save_SIGTERMWhileReadingChangesNothingAndExits143() {
+        forEachStore { store in
+            cache("save", store, stdin: feedA)
+            let run = sh(#"{ printf '%s\n' "$R"; sleep 5; } | feed-cache --store "$S" save & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo $?"#,
+                         environment: ["R": Self.image2, "S": store], timeout: 20)
+            XCTAssertEqual(run.out, "143\n", run.stderr)
+            XCTAssertEqual(cache("load", store).out, feedA)
+        }
+    }
+
+    func test_saveAppend_keepsCachedItemsAndAddsNewIdsAfterThemInInputOrder() {
+        forEachStore { store in
+            cache("save", store, stdin: Self.image0 + "\n")
+            let run = cache("save --append", store, stdin: Self.image0 + "\n" + Self.image2 + "\n" + Self.image1 + "\n")
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(cache("load", store).out, Self.image0 + "\n" + Self.image2 + "\n" + Self.image1 + "\n")
+        }
+    }
+
+    func test_saveTee_writesTheRecordsOnUnchangedOnceSaved() {
+        forEachStore { store in
+            let input = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/0","own_field":[1,2]}"# + "\n"
+            let run = cache("save --tee", store, stdin: input)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.out, input)
+        }
+    }
+
+    func test_saveTee_keepsThePipeFlowingWhenTheStoreCannotBeWritten() throws {
+        let dir = temporaryDirectory(self)
+        try "not a directory".write(toFile: dir + "/file", atomically: true, encoding: .utf8)
+        for store in [dir + "/file/feed.sqlite", dir + "/file/feed.json"] {
+            let run = cache("save --tee", store, stdin: feedA)
+            XCTAssertEqual(run.status, 74, store)
+            XCTAssertEqual(run.out, feedA, "records still flow")
+            XCTAssertTrue(run.stderr.hasPrefix("feed-cache: "), run.stderr)
+            let plain = cache("save", store, stdin: feedA)
+            XCTAssertEqual(plain.status, 74)
+            XCTAssertEqual(plain.records().first?["error"] as? String, "store")
+            XCTAssertTrue(plain.stderr.contains(dir + "/file"), "the message names the path: \(plain.stderr)")
+        }
+    }
+
+    func test_store_isCreatedReadableByItsOwnerOnly() throws {
+        try forEachStore { store in
+            cache("save", store, stdin: feedA)
+            let file = try FileManager.default.attributesOfItem(atPath: store)
+            XCTAssertEqual((file[.posixPermissions] as? NSNumber)?.intValue, 0o600, store)
+            let directory = try FileManager.default.attributesOfItem(atPath: (store as NSString).deletingLastPathComponent)
+            XCTAssertEqual((directory[.posixPermissions] as? NSNumber)?.intValue, 0o700, store)
+        }
+    }
+
+    func test_corruptStoreIsAStoreErrorNamingThePathAndValidateDeletesIt() throws {
+        try forEachStore { store in
+            try FileManager.default.createDirectory(atPath: (store as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try String(repeating: "garbage ", count: 1000).write(toFile: store, atomically: true, encoding: .utf8)
+            let load = cache("load", store)
+            XCTAssertEqual(load.status, 74, load.out)
+            XCTAssertTrue(load.stderr.contains(store), load.stderr)
+            XCTAssertEqual(cache("validate", store).status, 0)
+            XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
+            XCTAssertEqual(cache("load", store).out, feedA)
+        }
+    }
+
+    func test_eightConcurrentSaves_leaveExactlyOneWholeFeed() throws {
+        try forEachStore { store in
+            let feeds = (0..<8).map { n in
+                (0..<50).map { i in
+                    String(format: #"{"id":"%08X-0000-4000-8000-%012X","url":"http://h/%d/%d"}"#, n, i, n, i)
+                }.joined(separator: "\n") + "\n"
+            }
+            let dir = (store as NSString).deletingLastPathComponent + "-inputs"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for (n, feed) in feeds.enumerated() { try feed.write(toFile: "\(dir)/\(n)", atomically: true, encoding: .utf8) }
+            let run = sh(#"for n in 0 1 2 3 4 5 6 7; do feed-cache --store "$S" --wait 30 save < "$D/$n" & done; wait"#,
+                         environment: ["S": store, "D": dir], timeout: 120)
+            XCTAssertEqual(run.stderr, "")
+            let loaded = cache("load", store).out
+            XCTAssertTrue(feeds.contains(loaded), "the cache holds a mix or nothing: \(loaded.prefix(200))")
+            if store.hasSuffix(".sqlite") {
+                XCTAssertEqual(sh("sqlite3 \(quoted(store)) 'PRAGMA integrity_check'").out, "ok\n")
+            }
+        }
+    }
+
+    func test_save_failsWithBusyAfterItsWaitLimit() {
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        cache("save", store, stdin: feedA)
+        let run = sh(#"sqlite3 "$S" "BEGIN IMMEDIATE;" "DELETE FROM feed_image WHERE 0;" ".shell sleep 3" "COMMIT;" & sleep 0.5; feed-cache --store "$S" --wait 0.5 save < "$F"; echo "status $?"; wait"#,
+                     environment: ["S": store, "F": writeTemporary(feedB)], timeout: 30)
+        XCTAssertTrue(run.out.contains("status 75"), run.out + run.stderr)
+        XCTAssertEqual(cache("load", store).out, feedA)
+    }
+
+    func test_info_describesTheStoreAndItsFeed() {
+        forEachStore { store in
+            cache("save --now 2020-05-20T12:00:00Z", store, stdin: feedA)
+            let run = cache("info --now 2020-05-21T12:00:00Z", store)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let info = run.records().first
+            XCTAssertEqual(info?["items"] as? Int, 2)
+            XCTAssertEqual(info?["timestamp"] as? String, "2020-05-20T12:00:00Z")
+            XCTAssertEqual(info?["status"] as? String, "valid")
+            XCTAssertEqual(info?["path"] as? String, store)
+        }
+    }
+
+    func test_storePath_comesFromOptionThenFEED_STOREThenXDG_CACHE_HOME() {
+        let dir = temporaryDirectory(self)
+        sh("feed-cache save", stdin: feedA, environment: ["XDG_CACHE_HOME": dir + "/xdg"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/xdg/essential-feed/feed.sqlite"))
+        sh("feed-cache save", stdin: feedB, environment: ["XDG_CACHE_HOME": dir + "/xdg", "FEED_STORE": dir + "/env.json"])
+        XCTAssertEqual(sh("feed-cache load < /dev/null", environment: ["FEED_STORE": dir + "/env.json"]).out, feedB)
+        XCTAssertEqual(sh("feed-cache --store \(quoted(dir + "/xdg/essential-feed/feed.sqlite")) load < /dev/null",
+                          environment: ["FEED_STORE": dir + "/env.json"]).out, feedA)
+    }
+
+    func test_usageErrors() {
+        for args in ["", "bogus", "load extra", "load --append", "image", "--max-age 7x load", "--now yesterday load", "--wait 0 load"] {
+            let run = sh("feed-cache --store /nonexistent/x.sqlite \(args) < /dev/null")
+            XCTAssertEqual(run.status, 64, "feed-cache \(args): \(run.stderr)")
+        }
+    }
+
+    func test_imageData_storedByOneProcessIsLoadedByAnotherAndMissingImagesFetchesOnlyWhatIsMissing() throws {
+        let server = try Served(test: self)
+        try forEachStore { store in
+            let env = ["S": store, "FEED_BASE_URL": server.base]
+            let sync = sh(#"feed-fetch | feed-map | feed-cache --store "$S" save && feed-cache --store "$S" load | feed-cache --store "$S" missing-images | feed-fetch - | feed-cache --store "$S" save-images"#,
+                          environment: env)
+            XCTAssertEqual(sync.status, 0, sync.stderr)
+            let image = sh(#"feed-cache --store "$S" image "$FEED_BASE_URL/image-0" | od -An -tx1 | head -1"#, environment: env)
+            let served = sh(#"curl -s "$FEED_BASE_URL/image-0" | od -An -tx1 | head -1"#, environment: env)
+            XCTAssertEqual(image.out, served.out)
+            XCTAssertFalse(image.out.isEmpty)
+            let again = sh(#"feed-cache --store "$S" load | FEED_LOG=debug feed-cache --store "$S" missing-images"#, environment: env)
+            XCTAssertEqual(again.out, "", "nothing is missing any more")
+            XCTAssertTrue(again.stderr.contains("image data hit: \(server.base)/image-0"), again.stderr)
+            let absent = sh(#"feed-cache --store "$S" image http://h/none"#, environment: env)
+            XCTAssertEqual(absent.status, 66)
+            XCTAssertEqual(absent.out, "")
+        }
+    }
+
+    func test_saveImages_rejectsNon200AndEmptyBodiesButStoresTheValidOnes() {
+        forEachStore { store in
+            let ok = #"{"url":"http://h/a","status":200,"body_base64":"AAEC"}"#
+            let notFound = #"{"url":"http://h/b","status":404,"body_base64":"AAEC"}"#
+            let empty = #"{"url":"http://h/c","status":200,"body_base64":""}"#
+            let run = cache("save-images", store, stdin: ok + "\n" + notFound + "\n" + empty + "\n")
+            XCTAssertEqual(run.status, 65)
+            XCTAssertEqual(run.records().count, 2)
+            XCTAssertEqual(cache("image http://h/a", store).stdout, Data([0, 1, 2]))
+            XCTAssertEqual(cache("image http://h/b", store).status, 66)
+            XCTAssertEqual(cache("image http://h/c", store).status, 66)
+        }
+    }
+
+    func test_imageData_survivesASaveThatKeepsItsURLAndGoesWithItsImage() {
+        forEachStore { store in
+            cache("save", store, stdin: feedA)
+            let data = #"{"url":"http://h/image-0","status":200,"body_base64":"AAEC"}"# + "\n" + #"{"url":"http://h/image-1","status":200,"body_base64":"AwQ="}"# + "\n"
+            cache("save-images", store, stdin: data)
+            cache("save", store, stdin: Self.image0 + "\n" + Self.image2 + "\n")
+            XCTAssertEqual(cache("image http://h/image-0", store).stdout, Data([0, 1, 2]))
+            XCTAssertEqual(cache("image http://h/image-1", store).status, 66)
+        }
+    }
+
+    private func writeTemporary(_ text: String) -> String {
+        let path = temporaryDirectory(self) + "/input"
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}

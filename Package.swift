@@ -9,10 +9,15 @@ let package = Package(
         .executable(name: "comments-map", targets: ["comments-map"]),
         .executable(name: "feed-serve", targets: ["feed-serve"]),
         .executable(name: "feed-paginate", targets: ["feed-paginate"]),
+        .executable(name: "feed-cache", targets: ["feed-cache"]),
+        .executable(name: "reldate", targets: ["reldate"]),
     ],
     targets: [
         // Pure core: models, mappers, endpoints, the JSON/NDJSON codec. No I/O.
         .target(name: "EssentialFeed"),
+        // Pure presentation: localized strings and relative dates (ICU through Foundation).
+        // Apart from the core so that tools that show nothing never load ICU.
+        .target(name: "EssentialFeedPresentation", dependencies: ["EssentialFeed"]),
         // The system's libsqlite3 (Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Infrastructure without networking: cache stores, files, locks.
@@ -29,16 +34,19 @@ let package = Package(
         .executableTarget(name: "feed-fetch", dependencies: ["EssentialFeed", "EssentialFeedNetwork", "FeedCLI"]),
         .executableTarget(name: "feed-map", dependencies: ["EssentialFeed", "FeedCLI"]),
         .executableTarget(name: "comments-map", dependencies: ["EssentialFeed", "FeedCLI"]),
+        .executableTarget(name: "feed-cache", dependencies: ["EssentialFeed", "EssentialFeedInfra", "FeedCLI"]),
+        .executableTarget(name: "reldate", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI"]),
         .executableTarget(name: "feed-paginate", dependencies: ["EssentialFeed", "FeedCLI"]),
         .executableTarget(name: "feed-serve", dependencies: ["FeedServer", "FeedCLI"]),
 
         .testTarget(name: "EssentialFeedTests", dependencies: ["EssentialFeed"]),
         .testTarget(name: "EssentialFeedCacheTests", dependencies: ["EssentialFeed"]),
+        .testTarget(name: "EssentialFeedPresentationTests", dependencies: ["EssentialFeed", "EssentialFeedPresentation"]),
         .testTarget(name: "EssentialFeedInfraTests", dependencies: ["EssentialFeedInfra", "EssentialFeedNetwork", "FeedServer"]),
         .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
         .testTarget(
             name: "ToolTests",
-            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate"]
+            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate", "feed-cache", "reldate"]
         ),
     ],
     swiftLanguageModes: [.v6]

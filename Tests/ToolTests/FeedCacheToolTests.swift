@@ -247,7 +247,7 @@ final class FeedCacheToolTests: XCTestCase {
 
     func test_imageData_storedByOneProcessIsLoadedByAnotherAndMissingImagesFetchesOnlyWhatIsMissing() throws {
         let server = try Served(test: self)
-        try forEachStore { store in
+        forEachStore { store in
             let env = ["S": store, "FEED_BASE_URL": server.base]
             let sync = sh(#"feed-fetch | feed-map | feed-cache --store "$S" save && feed-cache --store "$S" load | feed-cache --store "$S" missing-images | feed-fetch - | feed-cache --store "$S" save-images"#,
                           environment: env)

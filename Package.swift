@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "feed-paginate", targets: ["feed-paginate"]),
         .executable(name: "feed-cache", targets: ["feed-cache"]),
         .executable(name: "reldate", targets: ["reldate"]),
+        .executable(name: "feed-view", targets: ["feed-view"]),
     ],
     targets: [
         // Pure core: models, mappers, endpoints, the JSON/NDJSON codec. No I/O.
@@ -36,6 +37,7 @@ let package = Package(
         .executableTarget(name: "comments-map", dependencies: ["EssentialFeed", "FeedCLI"]),
         .executableTarget(name: "feed-cache", dependencies: ["EssentialFeed", "EssentialFeedInfra", "FeedCLI"]),
         .executableTarget(name: "reldate", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI"]),
+        .executableTarget(name: "feed-view", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI"]),
         .executableTarget(name: "feed-paginate", dependencies: ["EssentialFeed", "FeedCLI"]),
         .executableTarget(name: "feed-serve", dependencies: ["FeedServer", "FeedCLI"]),
 
@@ -46,7 +48,7 @@ let package = Package(
         .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
         .testTarget(
             name: "ToolTests",
-            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate", "feed-cache", "reldate"]
+            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate", "feed-cache", "reldate", "feed-view"]
         ),
     ],
     swiftLanguageModes: [.v6]

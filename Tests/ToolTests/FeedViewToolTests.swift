@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+
+/// feed-view golden tests: what a person sees.
+final class FeedViewToolTests: XCTestCase {
+    let feed = [
+        #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a description that is long enough to wrap at a narrow width","location":"a location","url":"http://h/image-0"}"#,
+        #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/image-1"}"#,
+    ].joined(separator: "\n") + "\n"
+    let comments = [
+        #"{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"a message","created_at":"2020-05-19T11:24:59Z","username":"a username"}"#,
+        #"{"id":"1F4A3E1B-22D7-4B8E-9A4C-1B2C3D4E5F60","message":"another message","created_at":"2020-05-20T11:19:59Z","username":"another username","relative_date":"just now-ish"}"#,
+    ].joined(separator: "\n") + "\n"
+    let env = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "NO_COLOR": ""]
+
+    func test_view_rendersAFeedPage() {
+        let run = sh("feed-view --width 80", stdin: feed, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.out, """
+        My Feed
+
+          a location
+          a description that is long enough to wrap at a narrow width
+          http://h/image-0
+
+          http://h/image-1
+
+
+        """)
+    }
+
+    func test_view_wrapsToANarrowWidth() {
+        let run = sh("feed-view --width 30", stdin: feed, environment: env)
+        XCTAssertEqual(run.out, """
+        My Feed
+
+          a location
+          a description that is long
+          enough to wrap at a narrow
+          width
+          http://h/image-0
+
+          http://h/image-1
+
+
+        """)
+    }
+
+    func test_view_rendersCommentsWithRelativeDates() {
+        let run = sh("feed-view --now 2020-05-20T11:24:59Z", stdin: comments, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.out, """
+        Comments
+
+          a username · 1 day ago
+          a message
+
+          another username · just now-ish
+          another message
+
+
+        """)
+    }
+
+    func test_view_rendersAnErrorAsTheLocalizedConnectionErrorWithItsStatus() {
+        let error = #"{"error":"not_found","message":"nothing cached"}"# + "\n"
+        let expected = [
+            ("en_US.UTF-8", "My Feed\n\nCouldn't connect to server\n"),
+            ("pt_BR.UTF-8", "Meu Feed\n\nNão foi possível conectar com o servidor\n"),
+            ("el_GR.UTF-8", "Το Feed μου\n\nΔεν ήταν δυνατή η σύνδεση στο διακομιστή\n"),
+        ]
+        for (lang, text) in expected {
+            var environment = env
+            environment["LANG"] = lang
+            let run = sh("feed-view", stdin: error, environment: environment)
+            XCTAssertEqual(run.status, 66)
+            XCTAssertEqual(run.out, text, lang)
+        }
+    }
+
+    func test_view_coloursOnlyWhenAskedOrOnATerminalWithoutNO_COLOR() {
+        let always = sh("feed-view --color always --width 80", stdin: feed, environment: env)
+        XCTAssertTrue(always.out.hasPrefix("\u{1B}[1mMy Feed\u{1B}[0m\n"), always.out)
+        XCTAssertFalse(always.out.contains("\u{1B}[4"), "no background colours")
+        let piped = sh("feed-view", stdin: feed, environment: env)
+        XCTAssertFalse(piped.out.contains("\u{1B}["))
+        var noColor = env
+        noColor["NO_COLOR"] = "1"
+        let terminal = sh(#"script -qec "feed-view --width 80 < $F" /dev/null"#, environment: noColor.merging(["F": writeInput()]) { $1 })
+        XCTAssertFalse(terminal.out.contains("\u{1B}[1m"), terminal.out)
+        let colourTerminal = sh(#"script -qec "feed-view --width 80 < $F" /dev/null"#, environment: env.merging(["F": writeInput()]) { $1 })
+        XCTAssertTrue(colourTerminal.out.contains("\u{1B}[1mMy Feed"), colourTerminal.out)
+    }
+
+    func test_view_showsALoadingIndicatorOnATerminalUntilContentArrives() {
+        let run = sh(#"script -qec "sh -c 'sleep 0.6; cat \"$F\"' | feed-view --color never --width 80" /dev/null"#,
+                     environment: env.merging(["F": writeInput()]) { $1 }, timeout: 20)
+        let out = run.out
+        guard let loading = out.range(of: "Loading…"), let erase = out.range(of: "\r\u{1B}[K"),
+              let title = out.range(of: "My Feed") else {
+            return XCTFail("expected indicator, erase and content: \(out.debugDescription)")
+        }
+        XCTAssertLessThan(loading.lowerBound, erase.lowerBound)
+        XCTAssertLessThan(erase.lowerBound, title.lowerBound)
+    }
+
+    func test_view_showsNoIndicatorWhenStandardErrorIsNotATerminal() {
+        let run = sh("feed-view", stdin: feed, environment: env)
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func test_view_reportsRecordsItCannotShow() {
+        let run = sh("feed-view", stdin: #"{"something":"else"}"# + "\n", environment: env)
+        XCTAssertEqual(run.status, 65)
+        XCTAssertTrue(run.stderr.contains("feed-view: stdin:1"), run.stderr)
+    }
+
+    private func writeInput() -> String {
+        let path = temporaryDirectory(self) + "/feed.ndjson"
+        try! feed.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}

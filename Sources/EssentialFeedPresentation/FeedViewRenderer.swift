@@ -58,7 +58,7 @@ public struct FeedViewRenderer {
             document.member(root, key).flatMap { document.string($0) }
         }
         if document.member(root, "error") != nil {
-            return title(options.kind ?? .feed) + alert(Localized.string(.connectionError, locale: options.locale)) + "\n"
+            return title(options.kind ?? .feed) + alert(Localized.string(.connectionError, locale: options.locale)) + "\n\n"
         }
         if let message = text("message"), let username = text("username") {
             var out = title(options.kind ?? .comments)

@@ -70,11 +70,13 @@ public struct Arguments: Sendable {
         return n
     }
 
-    /// A positive number of seconds (fractions allowed), or nil when absent.
-    public func seconds(_ name: String) throws(ErrorRecord) -> Double? {
+    /// A positive number of seconds (fractions allowed; zero too when
+    /// `allowZero`), or nil when absent.
+    public func seconds(_ name: String, allowZero: Bool = false) throws(ErrorRecord) -> Double? {
         guard let text = values[name] else { return nil }
-        guard let n = Double(text), n > 0, n.isFinite else {
-            throw ErrorRecord(.usage, "\(name) takes a positive number of seconds, not '\(text)'")
+        guard let n = Double(text), n.isFinite, n > 0 || (allowZero && n == 0) else {
+            let what = allowZero ? "a number of seconds" : "a positive number of seconds"
+            throw ErrorRecord(.usage, "\(name) takes \(what), not '\(text)'")
         }
         return n
     }

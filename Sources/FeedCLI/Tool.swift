@@ -20,6 +20,10 @@ public final class Tool: @unchecked Sendable {
     public let environment: [String: String]
     private let statusLock = Lock()
     private var status = ExitStatus()
+    /// Whether failures are also written as error records on standard
+    /// output. Off for output meant for people or raw bytes (feed-view,
+    /// `reldate DATE…`, `feed-cache image`): there they go to standard error only.
+    public var writesErrorRecords = true
 
     /// Parses the arguments; answers `--help` and `--version`; a usage error
     /// ends the process with status 64.
@@ -65,7 +69,7 @@ public final class Tool: @unchecked Sendable {
     /// Reports a failure of this tool: an error record on standard output, a
     /// line on standard error, and the kind's exit status.
     public func fail(_ error: ErrorRecord) {
-        output.error(error)
+        if writesErrorRecords { output.error(error) }
         if let url = error.context.first(where: { $0.key == "url" })?.value, !error.message.contains(url) {
             diagnostics.error("\(error.message) (\(url))")
         } else {

@@ -1,6 +1,12 @@
 import EssentialFeed
 import EssentialFeedInfra
 import FeedCLI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The commands of feed-cache, composed from the core use cases and the store.
 struct CacheContext {
@@ -14,6 +20,10 @@ struct CacheContext {
         try FeedStores.open(path: path, wait: wait)
     }
 
+    /// Whether anything exists at the store path: commands that only delete
+    /// do nothing, and create nothing, when it does not.
+    private var storeExists: Bool { access(path, F_OK) == 0 }
+
     private func loader() throws(ErrorRecord) -> LocalFeedLoader {
         let now = self.now
         return LocalFeedLoader(store: try openStore(), policy: policy, currentDate: { now })
@@ -26,6 +36,7 @@ struct CacheContext {
         tool.refuseTerminalInput()
         var images: [FeedImage] = []
         var lines: [[UInt8]] = []
+        var ids = Set<UUID>()
         var clean = true
         tool.forEachLine { line, number, truncated in
             guard let document = tool.parseRecord(line, number, truncated) else { clean = false; return }
@@ -36,7 +47,13 @@ struct CacheContext {
                 return
             }
             do throws(ErrorRecord) {
-                images.append(try FeedImage(record: document))
+                let image = try FeedImage(record: document)
+                // A feed holds each image once: the first record of an id wins.
+                guard ids.insert(image.id).inserted else {
+                    tool.diagnostics.debug("save: stdin:\(number): id \(image.id.uuidString) already read; skipped")
+                    return
+                }
+                images.append(image)
                 lines.append(Array(line))
             } catch {
                 tool.fail(ErrorRecord(.invalidData, "stdin:\(number): \(error.message)"))
@@ -51,7 +68,7 @@ struct CacheContext {
             tool.diagnostics.info("save: cache unchanged: the input had errors")
             return
         }
-        if images.isEmpty && !allowEmpty && !append {
+        if images.isEmpty && !allowEmpty {
             tool.diagnostics.info("save: no records on input: cache unchanged (--allow-empty saves an empty feed)")
             return
         }
@@ -93,6 +110,7 @@ struct CacheContext {
     }
 
     func validate() {
+        guard storeExists else { return }
         do throws(ErrorRecord) {
             switch try loader().validateCache() {
             case .empty, .valid: break
@@ -107,6 +125,7 @@ struct CacheContext {
     }
 
     func delete() {
+        guard storeExists else { return }
         do throws(ErrorRecord) {
             try openStore().deleteCachedFeed()
         } catch {

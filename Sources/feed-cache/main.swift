@@ -42,7 +42,7 @@ let tool = Tool(
       --max-age AGE     how long a cached feed stays valid, e.g. 7d, 36h, 90m
                         (default 7d)
       --wait SECONDS    how long to wait for another process's lock before
-                        failing with busy (default 5)
+                        failing with busy (default 5; 0: do not wait)
       --append          save: keep the valid cached items and add the new ids
                         after them, in input order
       --tee             save: also write the records on once saved; if the store
@@ -74,7 +74,7 @@ do throws(ErrorRecord) {
     var maxAge = CacheMaxAge.sevenDays
     if let text = arguments.value("--max-age") { maxAge = try CacheMaxAge(parsing: text) }
     let policy = FeedCachePolicy(maxAge: maxAge)
-    let wait = try arguments.seconds("--wait") ?? FeedStores.defaultWait
+    let wait = try arguments.seconds("--wait", allowZero: true) ?? FeedStores.defaultWait
     let now = try Clock.now(option: arguments.value("--now"))
     var path = arguments.value("--store") ?? ""
     if path.isEmpty { path = try FeedStores.defaultPath(environment: tool.environment) }

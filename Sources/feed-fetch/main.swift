@@ -58,7 +58,8 @@ do {
 
 /// The API base, from --base-url or FEED_BASE_URL; nil when neither is set.
 func baseURL() -> BaseURL? {
-    guard let text = arguments.value("--base-url") ?? tool.environment["FEED_BASE_URL"], !text.isEmpty else { return nil }
+    let option = arguments.value("--base-url") ?? ""
+    guard let text = option.isEmpty ? tool.environment["FEED_BASE_URL"] : option, !text.isEmpty else { return nil }
     guard let base = BaseURL(text) else { tool.usageError("base URL '\(text)' is not an http(s) URL without query") }
     return base
 }

@@ -24,7 +24,7 @@ let tool = Tool(
       --version       print the version and exit
 
     exit status: 0 all handled, 64 usage, 65 invalid input line or a record
-    without a UUID id, or the status of the first error record met
+    that is not a feed image, or the status of the first error record met
     (see essential-feed(7)).
 
     """,
@@ -38,7 +38,8 @@ do {
 } catch {
     tool.usageError(error.message)
 }
-guard let baseText = tool.arguments.value("--base-url") ?? tool.environment["FEED_BASE_URL"], !baseText.isEmpty else {
+let baseOption = tool.arguments.value("--base-url") ?? ""
+guard let baseText = baseOption.isEmpty ? tool.environment["FEED_BASE_URL"] : baseOption, !baseText.isEmpty else {
     tool.usageError("no base URL: give --base-url or set FEED_BASE_URL")
 }
 guard let base = BaseURL(baseText) else { tool.usageError("base URL '\(baseText)' is not an http(s) URL without query") }
@@ -46,12 +47,11 @@ tool.refuseTerminalInput()
 
 var lastID: String?
 tool.forEachRecord { document, number in
-    guard let node = document.member(document.root, "id"), let text = document.string(node),
-          let id = Identifiers.uuid(text) else {
-        tool.fail(ErrorRecord(.invalidData, "stdin:\(number): not a feed image record: id is missing or not a UUID"))
-        return
+    do throws(ErrorRecord) {
+        lastID = try FeedImage(record: document).id.uuidString
+    } catch {
+        tool.fail(ErrorRecord(.invalidData, "stdin:\(number): \(error.message)"))
     }
-    lastID = id.uuidString
 }
 if tool.exitCode == 0 {
     let url = FeedEndpoint(limit: limit, after: lastID.flatMap(Identifiers.uuid)).url(base)

@@ -24,9 +24,10 @@ let tool = Tool(
     terminal, a loading indicator shows there.
 
     options:
-      --kind K        feed or comments: the title to show when the input
-                      does not tell (default: from the first record, else feed)
-      --width N       wrap text to N columns (default: the terminal's width,
+      --kind K        feed or comments: the title to show (default: from the
+                      first record, else feed)
+      --width N       wrap text to N columns (default: the width of the
+                      terminal on standard output, else on standard error,
                       else $COLUMNS, else 80)
       --color WHEN    auto (default: when standard output is a terminal and
                       NO_COLOR is unset), always or never
@@ -42,6 +43,7 @@ let tool = Tool(
     options: [.value("--kind"), .value("--width"), .value("--color"), .value("--locale"), .value("--now")]
 )
 
+tool.writesErrorRecords = false
 let arguments = tool.arguments
 if !arguments.operands.isEmpty { tool.usageError("unexpected operand '\(arguments.operands[0])'") }
 var kind: FeedViewRenderer.Kind?
@@ -62,8 +64,8 @@ do {
     now = try Clock.now(option: arguments.value("--now"))
     if let w = try arguments.integer("--width", in: 20...1000) {
         width = w
-    } else if let w = Terminal.columns(1) {
-        width = w
+    } else if let w = Terminal.columns(1) ?? Terminal.columns(2) {
+        width = max(20, w)
     } else if let w = tool.environment["COLUMNS"].flatMap({ Int($0) }), w >= 20 {
         width = w
     }
@@ -76,6 +78,7 @@ var renderer = FeedViewRenderer(options: .init(locale: locale, width: width, col
 tool.refuseTerminalInput()
 let spinner = Descriptor.isTerminal(2) ? Spinner(text: Localized.string(.loading, locale: locale)) : nil
 spinner?.start()
+if let spinner { Signals.onInterrupt { spinner.stop() } }
 
 tool.forEachLine { line, number, truncated in
     spinner?.stop()

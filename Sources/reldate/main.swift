@@ -50,6 +50,7 @@ let locale = arguments.value("--locale").map(AppLocale.init) ?? AppLocale.fromEn
 let formatter = RelativeDateFormatter(locale: locale, style: style)
 
 if !arguments.operands.isEmpty {
+    tool.writesErrorRecords = false
     for operand in arguments.operands {
         guard let date = Timestamp(iso8601: operand) else {
             tool.fail(ErrorRecord(.invalidData, "'\(operand)' is not an ISO 8601 date"))

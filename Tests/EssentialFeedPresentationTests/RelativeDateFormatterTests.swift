@@ -28,6 +28,25 @@ final class RelativeDateFormatterTests: XCTestCase {
         XCTAssertEqual(format(-3_600, "en_US_POSIX"), "in 1 hour")
     }
 
+    func test_sameInstant_isNow() {
+        XCTAssertEqual(format(0, "en_US_POSIX"), "now")
+        XCTAssertEqual(format(0, "pt_BR"), "agora")
+    }
+
+    func test_units_countWholeUnitsElapsedNotCalendarBoundaries() {
+        XCTAssertEqual(format(25 * 3_600, "en_US_POSIX"), "1 day ago")
+        XCTAssertEqual(format(23 * 3_600 + 59 * 60, "en_US_POSIX"), "23 hours ago")
+        XCTAssertEqual(format(8 * 86_400, "en_US_POSIX"), "1 week ago")
+        let late = Timestamp(iso8601: "2019-12-31T23:59:59Z")!
+        let march = Timestamp(iso8601: "2020-03-01T00:00:00Z")!
+        XCTAssertEqual(RelativeDateFormatter(locale: AppLocale("en_US_POSIX")).string(for: late, relativeTo: march), "2 months ago")
+    }
+
+    func test_unknownLocale_fallsBackToEnglishWithRightPlurals() {
+        XCTAssertEqual(format(86_400, "xx_YY"), "1 day ago")
+        XCTAssertEqual(format(2 * 86_400, "klingon"), "2 days ago")
+    }
+
     func test_styles_shortenUnits() {
         XCTAssertEqual(format(400 * 86_400, "en_US_POSIX", .short), "1 yr. ago")
         XCTAssertEqual(format(400 * 86_400, "en_US_POSIX", .narrow), "1y ago")

@@ -138,6 +138,36 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    func test_saveAppend_withNoRecordsChangesNothing() {
+        forEachStore { store in
+            cache("save --now 2020-05-20T12:00:00Z", store, stdin: feedA)
+            XCTAssertEqual(cache("save --append --now 2020-05-26T12:00:00Z", store, stdin: "").status, 0)
+            XCTAssertEqual(cache("load --now 2020-05-27T12:00:00Z", store).status, 66, "an empty append must not refresh the timestamp")
+        }
+    }
+
+    func test_save_keepsTheFirstRecordOfARepeatedID() {
+        forEachStore { store in
+            let again = #"{"id":"2ab2ae66-a4b7-4a16-b374-51bbac8db086","url":"http://h/other"}"#
+            cache("save", store, stdin: feedA + again + "\n")
+            XCTAssertEqual(cache("load", store).out, feedA)
+        }
+    }
+
+    func test_validateAndDelete_onAMissingStoreCreateNothing() {
+        forEachStore { store in
+            XCTAssertEqual(cache("validate", store).status, 0)
+            XCTAssertEqual(cache("delete", store).status, 0)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: (store as NSString).deletingLastPathComponent))
+        }
+    }
+
+    func test_waitZero_failsAtOnceWhenBusyButWorksWhenFree() {
+        forEachStore { store in
+            XCTAssertEqual(cache("--wait 0 save", store, stdin: feedA).status, 0)
+        }
+    }
+
     func test_saveTee_writesTheRecordsOnUnchangedOnceSaved() {
         forEachStore { store in
             let input = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/0","own_field":[1,2]}"# + "\n"
@@ -239,7 +269,7 @@ final class FeedCacheToolTests: XCTestCase {
     }
 
     func test_usageErrors() {
-        for args in ["", "bogus", "load extra", "load --append", "image", "--max-age 7x load", "--now yesterday load", "--wait 0 load"] {
+        for args in ["", "bogus", "load extra", "load --append", "image", "--max-age 7x load", "--now yesterday load", "--wait -1 load"] {
             let run = sh("feed-cache --store /nonexistent/x.sqlite \(args) < /dev/null")
             XCTAssertEqual(run.status, 64, "feed-cache \(args): \(run.stderr)")
         }

@@ -31,6 +31,16 @@ final class FeedPaginateToolTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("stdin:1"), run.stderr)
     }
 
+    func test_paginate_rejectsAnImageCommentRecord() {
+        let comment = #"{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"m","created_at":"2020-05-20T11:24:59Z","username":"u"}"#
+        XCTAssertEqual(sh("feed-paginate --base-url http://h", stdin: comment + "\n").status, 65)
+    }
+
+    func test_paginate_emptyBaseURLOptionFallsBackToTheEnvironment() {
+        let run = sh("feed-paginate --base-url '' < /dev/null", environment: ["FEED_BASE_URL": "http://h"])
+        XCTAssertEqual(run.lines, [#"{"url":"http://h/v1/feed?limit=10"}"#])
+    }
+
     func test_paginate_needsABaseURL() {
         XCTAssertEqual(sh("feed-paginate < /dev/null").status, 64)
         XCTAssertEqual(sh("feed-paginate --base-url ftp://h < /dev/null").status, 64)

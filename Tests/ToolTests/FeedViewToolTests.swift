@@ -65,9 +65,9 @@ final class FeedViewToolTests: XCTestCase {
     func test_view_rendersAnErrorAsTheLocalizedConnectionErrorWithItsStatus() {
         let error = #"{"error":"not_found","message":"nothing cached"}"# + "\n"
         let expected = [
-            ("en_US.UTF-8", "My Feed\n\nCouldn't connect to server\n"),
-            ("pt_BR.UTF-8", "Meu Feed\n\nNão foi possível conectar com o servidor\n"),
-            ("el_GR.UTF-8", "Το Feed μου\n\nΔεν ήταν δυνατή η σύνδεση στο διακομιστή\n"),
+            ("en_US.UTF-8", "My Feed\n\nCouldn't connect to server\n\n"),
+            ("pt_BR.UTF-8", "Meu Feed\n\nNão foi possível conectar com o servidor\n\n"),
+            ("el_GR.UTF-8", "Το Feed μου\n\nΔεν ήταν δυνατή η σύνδεση στο διακομιστή\n\n"),
         ]
         for (lang, text) in expected {
             var environment = env
@@ -107,6 +107,13 @@ final class FeedViewToolTests: XCTestCase {
     func test_view_showsNoIndicatorWhenStandardErrorIsNotATerminal() {
         let run = sh("feed-view", stdin: feed, environment: env)
         XCTAssertEqual(run.stderr, "")
+    }
+
+    func test_view_reportsInvalidLinesOnStandardErrorOnly() {
+        let run = sh("feed-view", stdin: "not json\n", environment: env)
+        XCTAssertEqual(run.status, 65)
+        XCTAssertEqual(run.out, "My Feed\n\n", "no JSON among the text")
+        XCTAssertTrue(run.stderr.contains("feed-view: stdin:1: invalid JSON"), run.stderr)
     }
 
     func test_view_reportsRecordsItCannotShow() {

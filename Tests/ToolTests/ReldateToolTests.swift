@@ -36,6 +36,13 @@ final class ReldateToolTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("stdin:2: created_at is not an ISO 8601 date"), run.stderr)
     }
 
+    func test_reldate_badOperandIsReportedOnStandardErrorOnly() {
+        let run = sh("reldate --now 2020-05-20T11:24:59Z --locale en_US_POSIX 2020-05-19T11:24:59Z nope")
+        XCTAssertEqual(run.status, 65)
+        XCTAssertEqual(run.lines, ["1 day ago"])
+        XCTAssertTrue(run.stderr.contains("'nope' is not an ISO 8601 date"), run.stderr)
+    }
+
     func test_reldate_rejectsBadOptions() {
         XCTAssertEqual(sh("reldate --style huge < /dev/null").status, 64)
         XCTAssertEqual(sh("reldate --now soon < /dev/null").status, 64)

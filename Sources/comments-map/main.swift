@@ -31,6 +31,4 @@ let tool = Tool(
     options: [.flag("--raw")]
 )
 if !tool.arguments.operands.isEmpty { tool.usageError("unexpected operand '\(tool.arguments.operands[0])'") }
-ResponseMapping.run(tool, raw: tool.arguments.flag("--raw"), map: ImageCommentsMapper.map) { comment, writer in
-    comment.write(to: &writer)
-}
+ResponseMapping.run(tool, kind: .comments, raw: tool.arguments.flag("--raw"))

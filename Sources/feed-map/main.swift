@@ -30,6 +30,4 @@ let tool = Tool(
     options: [.flag("--raw")]
 )
 if !tool.arguments.operands.isEmpty { tool.usageError("unexpected operand '\(tool.arguments.operands[0])'") }
-ResponseMapping.run(tool, raw: tool.arguments.flag("--raw"), map: FeedItemsMapper.map) { image, writer in
-    image.write(to: &writer)
-}
+ResponseMapping.run(tool, kind: .feed, raw: tool.arguments.flag("--raw"))

@@ -37,10 +37,10 @@ public struct Response: Sendable {
         if let body = document.member(object, "body") {
             self.init(url: url, status: status, body: .json(document, node: body))
         } else if let encodedNode = document.member(object, "body_base64") {
-            guard let encoded = document.string(encodedNode), let data = Data(base64Encoded: encoded) else {
+            guard let encoded = document.string(encodedNode), let data = Base64.decode(encoded) else {
                 throw ErrorRecord(.invalidData, "body_base64 is not base64", context: context)
             }
-            self.init(url: url, status: status, body: .bytes(Array(data)))
+            self.init(url: url, status: status, body: .bytes(data))
         } else {
             throw ErrorRecord(.invalidData, "not a response record: no body or body_base64", context: context)
         }

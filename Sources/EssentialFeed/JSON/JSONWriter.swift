@@ -165,6 +165,17 @@ public struct JSONWriter: Sendable {
 
     private mutating func appendQuoted(_ s: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
+        JSONWriter.appendEscaped(s, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the JSON string content (without quotes) of the UTF-8 text `s`.
+    public static func appendEscaped(_ s: [UInt8], to bytes: inout [UInt8]) {
+        s.withUnsafeBufferPointer { appendEscaped($0, to: &bytes) }
+    }
+
+    /// Appends the JSON string content (without quotes) of the UTF-8 text `s`.
+    public static func appendEscaped(_ s: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         var runStart = 0
         var i = 0
         while i < s.count {
@@ -188,6 +199,5 @@ public struct JSONWriter: Sendable {
             runStart = i
         }
         if runStart < s.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: s[runStart..<s.count])) }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

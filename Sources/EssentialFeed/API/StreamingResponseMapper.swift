@@ -1,0 +1,573 @@
+/// Where a streaming mapper's output goes. Items of a response are held
+/// until the response is known valid (`commit`) or not (`discard`), so an
+/// invalid response never yields partial output.
+public protocol MappedRecordSink: AnyObject {
+    /// One mapped record (compact JSON, no newline) of the current response.
+    func item(_ record: [UInt8])
+    /// The current response was valid: write its items.
+    func commit()
+    /// The current response was invalid: drop its items.
+    func discard()
+    /// An error record met on input, written through unchanged.
+    func passThrough(_ line: ArraySlice<UInt8>, kind: ErrorKind)
+    /// A failure: an invalid response or line.
+    func fail(_ error: ErrorRecord)
+}
+
+/// `feed-map` and `comments-map` over a stream: response records in, one
+/// record per item out, in constant memory whatever the size of a response.
+///
+/// Produces exactly what `FeedItemsMapper` and `ImageCommentsMapper` produce
+/// through `JSONDocument`, with the same rules and messages. When a record's
+/// `status` comes after its `body`, or the body is `body_base64`, the body is
+/// kept and mapped through those mappers once the record has been read.
+public struct StreamingResponseMapper {
+    public enum Kind: Sendable {
+        case feed, comments
+
+        func accepts(_ status: Int) -> Bool {
+            self == .feed ? status == 200 : (200...299).contains(status)
+        }
+
+        func statusMessage(_ status: Int) -> String {
+            self == .feed ? "feed response status \(status) is not 200" : "comments response status \(status) is not 2xx"
+        }
+    }
+
+    let kind: Kind
+    private var key: [UInt8] = []
+    private var scratch: [UInt8] = []
+    private var out: [UInt8] = []
+    private var fields = ItemFields()
+
+    public init(kind: Kind) {
+        self.kind = kind
+        out.reserveCapacity(512)
+    }
+
+    /// A mapping failure inside a body that is otherwise being read to its end.
+    private struct Rejection: Error {
+        var message: String
+    }
+
+    // MARK: NDJSON input
+
+    /// Maps every line of `reader`.
+    public mutating func mapLines(_ reader: inout JSONStreamReader, into sink: any MappedRecordSink) throws(ErrorRecord) {
+        while try reader.startLine() {
+            do throws(ErrorRecord) {
+                try mapLine(&reader, into: sink)
+            } catch {
+                sink.discard()
+                if error.kind == .store { throw error }
+                sink.fail(error)
+                try reader.skipRestOfLine()
+            }
+        }
+    }
+
+    private mutating func mapLine(_ reader: inout JSONStreamReader, into sink: any MappedRecordSink) throws(ErrorRecord) {
+        let line = reader.lineNumber
+        guard try reader.peekKind() == .object else {
+            throw ErrorRecord(.invalidData, "stdin:\(line): not a JSON object")
+        }
+        try reader.beginObject()
+        var url: String?
+        var status: Int?
+        var statusInvalid = false
+        var errorKind: ErrorKind?
+        var streamed: Result<Void, Rejection>?
+        var deferred: Response.Body?
+        while try reader.nextMember(key: &key) {
+            switch key {
+            case Keys.error:
+                if try reader.peekKind() == .string {
+                    scratch.removeAll(keepingCapacity: true)
+                    try reader.string(into: &scratch, decode: true)
+                    errorKind = ErrorKind(rawValue: String(decoding: scratch, as: UTF8.self)) ?? .internal
+                } else {
+                    try reader.skipValue()
+                    errorKind = .internal
+                }
+            case Keys.url:
+                if try reader.peekKind() == .string {
+                    scratch.removeAll(keepingCapacity: true)
+                    try reader.string(into: &scratch, decode: true)
+                    url = String(decoding: scratch, as: UTF8.self)
+                } else {
+                    try reader.skipValue()
+                    url = nil
+                }
+            case Keys.status:
+                if try reader.peekKind() == .number {
+                    scratch.removeAll(keepingCapacity: true)
+                    try reader.number(into: &scratch)
+                    status = Self.integer(scratch).flatMap { (0...999).contains($0) ? $0 : nil }
+                    statusInvalid = status == nil
+                } else {
+                    try reader.skipValue()
+                    status = nil
+                    statusInvalid = true
+                }
+            case Keys.body:
+                sink.discard()
+                streamed = nil
+                if let status, !statusInvalid, errorKind == nil, deferred == nil {
+                    if kind.accepts(status) {
+                        streamed = try mapBody(&reader, into: sink)
+                    } else {
+                        try reader.skipValue()
+                        streamed = .failure(Rejection(message: kind.statusMessage(status)))
+                    }
+                } else {
+                    var body: [UInt8] = []
+                    try reader.captureValue(into: &body)
+                    // Captured compactly from a value just validated: it parses.
+                    if let document = try? JSONParser.parse(body) {
+                        deferred = .json(document, node: document.root)
+                    }
+                }
+            case Keys.bodyBase64:
+                if try reader.peekKind() == .string {
+                    scratch.removeAll(keepingCapacity: true)
+                    try reader.string(into: &scratch, decode: true)
+                    let text = String(decoding: scratch, as: UTF8.self)
+                    deferred = Base64.decode(text).map { .bytes($0) }
+                    if deferred == nil {
+                        throw ErrorRecord(.invalidData, "stdin:\(line): body_base64 is not base64", context: context(url))
+                    }
+                } else {
+                    try reader.skipValue()
+                }
+            default:
+                try reader.skipValue()
+            }
+        }
+        try reader.finishLine()
+        if let errorKind {
+            sink.discard()
+            if let bytes = reader.finishedLine {
+                sink.passThrough(bytes, kind: errorKind)
+            } else {
+                // Too long to keep: pass on what an error record needs.
+                var writer = JSONWriter()
+                ErrorRecord(errorKind, "an error record too long to pass through", context: context(url)).write(to: &writer)
+                sink.passThrough(writer.bytes[...], kind: errorKind)
+            }
+            return
+        }
+        guard let status, !statusInvalid else {
+            sink.discard()
+            let what = statusInvalid ? "status is not an HTTP status code" : "not a response record: no status"
+            throw ErrorRecord(.invalidData, "stdin:\(line): \(what)", context: context(url))
+        }
+        switch (streamed, deferred) {
+        case (.success?, nil):
+            sink.commit()
+        case let (.failure(rejection)?, nil):
+            sink.discard()
+            throw ErrorRecord(.invalidData, "stdin:\(line): \(rejection.message)", context: context(url))
+        case let (_, body?):
+            sink.discard()
+            try mapKept(Response(url: url, status: status, body: body), line: line, into: sink)
+        case (nil, nil):
+            sink.discard()
+            throw ErrorRecord(.invalidData, "stdin:\(line): not a response record: no body or body_base64", context: context(url))
+        }
+    }
+
+    private func context(_ url: String?) -> [ErrorRecord.Field] {
+        url.map { [ErrorRecord.Field("url", $0)] } ?? []
+    }
+
+    /// Maps a body kept whole, through the document mappers.
+    private func mapKept(_ response: Response, line: Int?, into sink: any MappedRecordSink) throws(ErrorRecord) {
+        let prefix = line.map { "stdin:\($0): " } ?? "stdin: "
+        do throws(ErrorRecord) {
+            var writer = JSONWriter()
+            switch kind {
+            case .feed:
+                for image in try FeedItemsMapper.map(response) {
+                    writer.reset()
+                    image.write(to: &writer)
+                    sink.item(writer.bytes)
+                }
+            case .comments:
+                for comment in try ImageCommentsMapper.map(response) {
+                    writer.reset()
+                    comment.write(to: &writer)
+                    sink.item(writer.bytes)
+                }
+            }
+            sink.commit()
+        } catch {
+            sink.discard()
+            throw ErrorRecord(error.kind, prefix + error.message, context: error.context)
+        }
+    }
+
+    // MARK: A bare payload (--raw)
+
+    /// Maps the whole of `reader` as one status-200 body.
+    public mutating func mapDocument(_ reader: inout JSONStreamReader, into sink: any MappedRecordSink) throws(ErrorRecord) {
+        reader.multiline = true
+        do throws(ErrorRecord) {
+            guard try reader.peek() != nil else { throw ErrorRecord(.invalidData, "stdin: body is not JSON: empty input") }
+            let result = try mapBody(&reader, into: sink)
+            try reader.finishDocument()
+            switch result {
+            case .success: sink.commit()
+            case let .failure(rejection): throw ErrorRecord(.invalidData, "stdin: \(rejection.message)")
+            }
+        } catch {
+            sink.discard()
+            let message = error.message.hasPrefix("stdin") ? error.message : "stdin: " + error.message
+            sink.fail(ErrorRecord(error.kind, message.replacingFirst("stdin:0: ", with: "stdin: "), context: error.context))
+        }
+    }
+
+    // MARK: Bodies and items
+
+    /// Reads a body value whole, mapping its items into `sink`. A body that
+    /// breaks the mapper's rules is read to its end and reported as a rejection.
+    private mutating func mapBody(_ reader: inout JSONStreamReader, into sink: any MappedRecordSink) throws(ErrorRecord) -> Result<Void, Rejection> {
+        guard try reader.peekKind() == .object else {
+            try reader.skipValue()
+            return .failure(Rejection(message: "body is not a JSON object"))
+        }
+        try reader.beginObject()
+        var items: Result<Void, Rejection>?
+        while try reader.nextMember(key: &key) {
+            guard key == Keys.items else {
+                try reader.skipValue()
+                continue
+            }
+            // With duplicate keys the last wins, as in JSONDocument.
+            sink.discard()
+            guard try reader.peekKind() == .array else {
+                try reader.skipValue()
+                items = .failure(Rejection(message: "body has no items array"))
+                continue
+            }
+            try reader.beginArray()
+            var position = 0
+            var rejection: Rejection?
+            while try reader.nextElement() {
+                position += 1
+                if rejection != nil {
+                    try reader.skipValue()
+                    continue
+                }
+                guard try reader.peekKind() == .object else {
+                    try reader.skipValue()
+                    rejection = Rejection(message: "item \(position) is not an object")
+                    continue
+                }
+                do {
+                    try mapItem(&reader, position: position)
+                    sink.item(out)
+                } catch let error as Rejection {
+                    rejection = error
+                } catch let error as ErrorRecord {
+                    throw error
+                } catch {
+                    throw ErrorRecord(.internal, "\(error)")
+                }
+            }
+            items = rejection.map { .failure($0) } ?? .success(())
+        }
+        return items ?? .failure(Rejection(message: "body has no items array"))
+    }
+
+    private struct ItemFields {
+        var id: [UInt8] = []
+        var aEscaped = false
+        var bEscaped = false
+        var cEscaped = false
+        var hasID = false
+        var idIsString = false
+        var a: [UInt8] = []       // feed: image; comments: message
+        var hasA = false
+        var aIsString = false
+        var b: [UInt8] = []       // feed: description; comments: created_at
+        var hasB = false
+        var bKind: JSONDocument.Kind = .null
+        var c: [UInt8] = []       // feed: location; comments: author.username
+        var hasC = false
+        var cKind: JSONDocument.Kind = .null
+        var authorIsObject = false
+
+        mutating func reset() {
+            hasID = false; idIsString = false; hasA = false; aIsString = false
+            hasB = false; bKind = .null; hasC = false; cKind = .null; authorIsObject = false
+        }
+    }
+
+    /// Reads one item object and builds its record in `out`, or throws a Rejection
+    /// (after reading the item to its end).
+    private mutating func mapItem(_ reader: inout JSONStreamReader, position: Int) throws -> Void {
+        fields.reset()
+        try reader.beginObject()
+        while try reader.nextMember(key: &key) {
+            switch kind {
+            case .feed:
+                switch key {
+                case Keys.id: _ = try readString(&reader, &fields.id, &fields.hasID, &fields.idIsString)
+                case Keys.image: fields.aEscaped = try readString(&reader, &fields.a, &fields.hasA, &fields.aIsString)
+                case Keys.description: fields.bEscaped = try readOptional(&reader, &fields.b, &fields.hasB, &fields.bKind)
+                case Keys.location: fields.cEscaped = try readOptional(&reader, &fields.c, &fields.hasC, &fields.cKind)
+                default: try reader.skipValue()
+                }
+            case .comments:
+                switch key {
+                case Keys.id: _ = try readString(&reader, &fields.id, &fields.hasID, &fields.idIsString)
+                case Keys.message: fields.aEscaped = try readString(&reader, &fields.a, &fields.hasA, &fields.aIsString)
+                case Keys.createdAt: _ = try readOptional(&reader, &fields.b, &fields.hasB, &fields.bKind)
+                case Keys.author:
+                    fields.hasC = false
+                    fields.cKind = .null
+                    if try reader.peekKind() == .object {
+                        fields.authorIsObject = true
+                        try reader.beginObject()
+                        var inner: [UInt8] = []
+                        while try reader.nextMember(key: &inner) {
+                            if inner == Keys.username {
+                                fields.cEscaped = try readOptional(&reader, &fields.c, &fields.hasC, &fields.cKind)
+                            } else {
+                                try reader.skipValue()
+                            }
+                        }
+                    } else {
+                        fields.authorIsObject = false
+                        try reader.skipValue()
+                    }
+                default: try reader.skipValue()
+                }
+            }
+        }
+        switch kind {
+        case .feed: try buildFeedImage(position)
+        case .comments: try buildComment(position)
+        }
+    }
+
+    /// Returns whether the string was written with escapes (its decoded
+    /// content may then need escaping again on output).
+    private func readString(_ reader: inout JSONStreamReader, _ into: inout [UInt8], _ present: inout Bool, _ isString: inout Bool) throws(ErrorRecord) -> Bool {
+        present = true
+        into.removeAll(keepingCapacity: true)
+        if try reader.peekKind() == .string {
+            isString = true
+            return try reader.string(into: &into, decode: true)
+        } else {
+            isString = false
+            try reader.skipValue()
+            return false
+        }
+    }
+
+    private func readOptional(_ reader: inout JSONStreamReader, _ into: inout [UInt8], _ present: inout Bool, _ kind: inout JSONDocument.Kind) throws(ErrorRecord) -> Bool {
+        present = true
+        into.removeAll(keepingCapacity: true)
+        kind = try reader.peekKind()
+        if kind == .string {
+            return try reader.string(into: &into, decode: true)
+        } else {
+            try reader.skipValue()
+            return false
+        }
+    }
+
+    /// Writes decoded string content: as it is when the source had no escapes
+    /// (then it holds nothing that needs one), else escaped again.
+    @inline(__always)
+    private static func appendContent(_ content: [UInt8], escaped: Bool, to out: inout [UInt8]) {
+        if escaped {
+            JSONWriter.appendEscaped(content, to: &out)
+        } else {
+            out.append(contentsOf: content)
+        }
+    }
+
+    private mutating func buildFeedImage(_ position: Int) throws {
+        func reject(_ what: String) -> Rejection { Rejection(message: "feed item \(position): \(what)") }
+        guard fields.hasID else { throw reject("no id") }
+        guard fields.idIsString, Self.isUUID(fields.id) else { throw reject("id is not a UUID") }
+        guard fields.hasA else { throw reject("no image") }
+        guard fields.aIsString, Self.isAbsoluteURL(fields.a) else { throw reject("image is not an absolute URL") }
+        if fields.hasB, fields.bKind != .null, fields.bKind != .string { throw reject("description is not a string") }
+        if fields.hasC, fields.cKind != .null, fields.cKind != .string { throw reject("location is not a string") }
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: Keys.openID)
+        Self.appendUppercased(fields.id, to: &out)
+        if fields.hasB, fields.bKind == .string {
+            out.append(contentsOf: Keys.nextDescription)
+            Self.appendContent(fields.b, escaped: fields.bEscaped, to: &out)
+        }
+        if fields.hasC, fields.cKind == .string {
+            out.append(contentsOf: Keys.nextLocation)
+            Self.appendContent(fields.c, escaped: fields.cEscaped, to: &out)
+        }
+        out.append(contentsOf: Keys.nextURL)
+        Self.appendContent(fields.a, escaped: fields.aEscaped, to: &out)
+        out.append(contentsOf: Keys.close)
+    }
+
+    private mutating func buildComment(_ position: Int) throws {
+        func reject(_ what: String) -> Rejection { Rejection(message: "comment \(position): \(what)") }
+        guard fields.hasID else { throw reject("no id") }
+        guard fields.idIsString, Self.isUUID(fields.id) else { throw reject("id is not a UUID") }
+        guard fields.hasA, fields.aIsString else { throw reject("message is missing or not a string") }
+        guard fields.hasB, fields.bKind == .string else { throw reject("created_at is missing or not a string") }
+        guard let createdAt = Timestamp(iso8601: String(decoding: fields.b, as: UTF8.self)) else {
+            throw reject("created_at is not an ISO 8601 date")
+        }
+        guard fields.authorIsObject else { throw reject("author is missing or not an object") }
+        guard fields.hasC, fields.cKind == .string else { throw reject("author.username is missing or not a string") }
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: Keys.openID)
+        Self.appendUppercased(fields.id, to: &out)
+        out.append(contentsOf: Keys.nextMessage)
+        Self.appendContent(fields.a, escaped: fields.aEscaped, to: &out)
+        out.append(contentsOf: Keys.nextCreatedAt)
+        out.append(contentsOf: createdAt.iso8601.utf8)
+        out.append(contentsOf: Keys.nextUsername)
+        Self.appendContent(fields.c, escaped: fields.cEscaped, to: &out)
+        out.append(contentsOf: Keys.close)
+    }
+
+    // MARK: Byte-level rules (the same as Identifiers')
+
+    static func isUUID(_ b: [UInt8]) -> Bool {
+        guard b.count == 36 else { return false }
+        return b.withUnsafeBufferPointer { p in
+            for i in 0..<36 {
+                let c = p[i]
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    if c != UInt8(ascii: "-") { return false }
+                } else if JSONEscapes.hexValue(c) < 0 {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    /// Appends a validated UUID with its hex letters in upper case.
+    static func appendUppercased(_ b: [UInt8], to out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: b)
+        out.withUnsafeMutableBufferPointer { p in
+            for i in start..<p.count where p[i] >= UInt8(ascii: "a") {
+                p[i] &-= 32
+            }
+        }
+    }
+
+    static func isAbsoluteURL(_ b: [UInt8]) -> Bool {
+        b.withUnsafeBufferPointer { p in
+            guard let first = p.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
+            var i = 1
+            // The scheme, then a colon.
+            while i < p.count {
+                let c = p[i]
+                if c == UInt8(ascii: ":") { break }
+                let lower = c | 0x20
+                let ok = (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                    || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+                if !ok { return false }
+                i += 1
+            }
+            guard i < p.count, i + 1 < p.count else { return false }
+            // The rest: no spaces or control characters.
+            while i < p.count {
+                let c = p[i]
+                if c <= 0x20 || c == 0x7F { return false }
+                i += 1
+            }
+            return true
+        }
+    }
+
+    static func integer(_ text: [UInt8]) -> Int? {
+        var i = 0
+        var negative = false
+        if text.first == UInt8(ascii: "-") { negative = true; i = 1 }
+        guard i < text.count else { return nil }
+        var value = 0
+        while i < text.count {
+            let d = text[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (s, o2) = negative ? m.subtractingReportingOverflow(Int(d)) : m.addingReportingOverflow(Int(d))
+            guard !o1, !o2 else { return nil }
+            value = s
+            i += 1
+        }
+        return value
+    }
+
+    private enum Keys {
+        static let error = Array("error".utf8)
+        static let url = Array("url".utf8)
+        static let status = Array("status".utf8)
+        static let body = Array("body".utf8)
+        static let bodyBase64 = Array("body_base64".utf8)
+        static let items = Array("items".utf8)
+        static let id = Array("id".utf8)
+        static let image = Array("image".utf8)
+        static let description = Array("description".utf8)
+        static let location = Array("location".utf8)
+        static let message = Array("message".utf8)
+        static let createdAt = Array("created_at".utf8)
+        static let author = Array("author".utf8)
+        static let username = Array("username".utf8)
+        static let openID = Array(#"{"id":""#.utf8)
+        static let nextDescription = Array(#"","description":""#.utf8)
+        static let nextLocation = Array(#"","location":""#.utf8)
+        static let nextURL = Array(#"","url":""#.utf8)
+        static let nextMessage = Array(#"","message":""#.utf8)
+        static let nextCreatedAt = Array(#"","created_at":""#.utf8)
+        static let nextUsername = Array(#"","username":""#.utf8)
+        static let close = Array(#""}"#.utf8)
+    }
+}
+
+extension String {
+    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+        hasPrefix(target) ? replacement + dropFirst(target.count) : self
+    }
+}
+
+/// Base64 without Foundation's JSON stack (RFC 4648, padding optional).
+public enum Base64 {
+    public static func decode(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var padding = 0
+        for c in text.utf8 {
+            let v: UInt32
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(c - UInt8(ascii: "a") + 26)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(c - UInt8(ascii: "0") + 52)
+            case UInt8(ascii: "+"): v = 62
+            case UInt8(ascii: "/"): v = 63
+            case UInt8(ascii: "="): padding += 1; continue
+            default: return nil
+            }
+            guard padding == 0 else { return nil }
+            accumulator = accumulator << 6 | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((accumulator >> UInt32(bits)) & 0xFF))
+            }
+        }
+        // As strict as Foundation's default: whole quanta of four characters.
+        guard padding <= 2, text.utf8.count % 4 == 0 else { return nil }
+        return out
+    }
+}

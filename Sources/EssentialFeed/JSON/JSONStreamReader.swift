@@ -1,0 +1,610 @@
+/// Where a `JSONStreamReader` gets its bytes (standard input, or an array in tests).
+public protocol ByteSource {
+    /// Reads up to `buffer.count` bytes into `buffer`; 0 means the end of the stream.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrorRecord) -> Int
+}
+
+/// An in-memory source, read in chunks of `chunkSize` (for tests).
+public struct ArrayByteSource: ByteSource {
+    let bytes: [UInt8]
+    let chunkSize: Int
+    var offset = 0
+
+    public init(_ bytes: [UInt8], chunkSize: Int = 65_536) {
+        self.bytes = bytes
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrorRecord) -> Int {
+        let n = min(buffer.count, chunkSize, bytes.count - offset)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { all in
+            buffer.baseAddress!.copyMemory(from: all.baseAddress! + offset, byteCount: n)
+        }
+        offset += n
+        return n
+    }
+}
+
+/// A pull parser over an NDJSON byte stream that never holds more than the
+/// token being read (plus the current line, while it is under 1 MiB).
+///
+/// It validates exactly as `JSONParser` does (strict UTF-8, escapes and
+/// surrogate pairs, numbers, a nesting limit) so that a line it accepts is
+/// one `JSONParser` accepts too, and reports errors with the same byte offsets
+/// within the line. Values are read one at a time: the caller walks objects
+/// and arrays with `nextMember`/`nextElement`, copies the strings it wants
+/// into its own buffers, and skips the rest with `skipValue`.
+public struct JSONStreamReader {
+    /// Reads the next chunk of the stream; 0 at its end.
+    private let readChunk: (UnsafeMutableRawBufferPointer) throws(ErrorRecord) -> Int
+    private var buffer: [UInt8]
+    /// Valid bytes are `buffer[0..<end]`; the next byte to read is `buffer[position]`.
+    private var position = 0
+    private var end = 0
+    private var atEOF = false
+    /// The stream offset of `buffer[0]`.
+    private var consumed = 0
+    /// The stream offset of the current line's first byte.
+    private var lineOrigin = 0
+    /// The current line's first byte in `buffer`, while it is kept.
+    private var lineStart: Int?
+    /// The first byte of a token being read, kept across refills.
+    private var mark: Int?
+    /// One entry per open container: whether it is an object, and how many
+    /// members or elements it has had.
+    private var open: [(isObject: Bool, count: Int)] = []
+    private let maxDepth: Int
+    private let keepLineLimit: Int
+    private let chunkSize: Int
+
+    /// The number of the current line (1-based; blank lines count).
+    public private(set) var lineNumber = 0
+    /// Whether newlines may appear between tokens: a whole document (`--raw`)
+    /// rather than NDJSON lines.
+    public var multiline = false
+
+    public init<Source: ByteSource>(source: Source, chunkSize: Int = 65_536, maxDepth: Int = JSONParser.defaultMaxDepth, keepLineLimit: Int = 1 << 20) {
+        var source = source
+        readChunk = { (buffer) throws(ErrorRecord) -> Int in try source.read(into: buffer) }
+        self.chunkSize = chunkSize
+        self.maxDepth = maxDepth
+        self.keepLineLimit = keepLineLimit
+        buffer = [UInt8](repeating: 0, count: chunkSize * 2)
+    }
+
+    // MARK: Buffer
+
+    /// Reads more bytes, first dropping what nobody needs. Returns how far the
+    /// kept bytes moved toward the front (subtract it from saved indices), or
+    /// nil at the end of the stream.
+    private mutating func refill() throws(ErrorRecord) -> Int? {
+        if atEOF { return nil }
+        if let start = lineStart, position - start > keepLineLimit { lineStart = nil }
+        let keep = min(mark ?? position, lineStart ?? position, position)
+        if keep > 0 {
+            buffer.withUnsafeMutableBytes { p in
+                let base = p.baseAddress!
+                base.copyMemory(from: base + keep, byteCount: end - keep)
+            }
+            end -= keep
+            position -= keep
+            consumed += keep
+            if let m = mark { mark = m - keep }
+            if let s = lineStart { lineStart = s - keep }
+        }
+        if buffer.count - end < chunkSize {
+            buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, chunkSize)))
+        }
+        var storage: [UInt8] = []
+        swap(&storage, &buffer)
+        let start = end
+        let result: Result<Int, ErrorRecord> = storage.withUnsafeMutableBytes { p in
+            do throws(ErrorRecord) {
+                return .success(try readChunk(UnsafeMutableRawBufferPointer(rebasing: p[start..<p.count])))
+            } catch {
+                return .failure(error)
+            }
+        }
+        swap(&storage, &buffer)
+        let n = try result.get()
+        if n == 0 {
+            atEOF = true
+            return nil
+        }
+        end += n
+        return keep
+    }
+
+    /// Makes at least `count` bytes from `position` available when the stream has them.
+    @inline(__always)
+    private mutating func ensure(_ count: Int) throws(ErrorRecord) -> Bool {
+        while end - position < count {
+            guard try refill() != nil else { return false }
+        }
+        return true
+    }
+
+    private func fail(_ reason: String, at index: Int? = nil) -> ErrorRecord {
+        let offset = consumed + (index ?? position) - lineOrigin
+        let atEnd = (index ?? position) >= end && atEOF
+        let error = JSONSyntaxError(offset: offset, reason: atEnd ? "unexpected end: \(reason)" : reason)
+        return ErrorRecord(.invalidData, "stdin:\(lineNumber): \(error)")
+    }
+
+    // MARK: Lines
+
+    /// Moves to the start of the next line that is not blank; false at the end
+    /// of the stream. Call it once before the first line and after each `finishLine`.
+    public mutating func startLine() throws(ErrorRecord) -> Bool {
+        open.removeAll(keepingCapacity: true)
+        while true {
+            lineNumber += 1
+            lineOrigin = consumed + position
+            lineStart = position
+            // Skip blanks; an empty or blank line is passed over.
+            while true {
+                if position == end {
+                    guard let shift = try refill() else {
+                        if position > (lineStart ?? position) {
+                            // Blank bytes without a newline at the very end: nothing to read.
+                        }
+                        return false
+                    }
+                    _ = shift
+                }
+                let c = buffer[position]
+                if c == 0x20 || c == 0x09 || c == 0x0D { position += 1; continue }
+                if c == 0x0A { position += 1; break }
+                return true
+            }
+        }
+    }
+
+    /// After the line's value: only blanks, then a newline. A line cut off by
+    /// the end of the stream is an error (a truncated stream).
+    public mutating func finishLine() throws(ErrorRecord) {
+        while true {
+            if position == end {
+                guard try refill() != nil else {
+                    throw ErrorRecord(.invalidData, "stdin:\(lineNumber): truncated line (no newline at end of input)")
+                }
+            }
+            let c = buffer[position]
+            if c == 0x20 || c == 0x09 || c == 0x0D { position += 1; continue }
+            if c == 0x0A { position += 1; return }
+            throw fail("unexpected data after the value")
+        }
+    }
+
+    /// After an error: drops the rest of the line, through its newline.
+    public mutating func skipRestOfLine() throws(ErrorRecord) {
+        mark = nil
+        open.removeAll(keepingCapacity: true)
+        while true {
+            let found: Int? = buffer.withUnsafeBufferPointer { p in
+                var i = position
+                while i < end { if p[i] == 0x0A { return i }; i += 1 }
+                return nil
+            }
+            if let found {
+                position = found + 1
+                return
+            }
+            position = end
+            guard try refill() != nil else { return }
+        }
+    }
+
+    /// The bytes of the line just finished (without its newline or a trailing
+    /// `\r`), when the line was short enough to be kept.
+    public var finishedLine: ArraySlice<UInt8>? {
+        guard let start = lineStart else { return nil }
+        var stop = position - 1
+        while stop > start, buffer[stop - 1] == 0x0D || buffer[stop - 1] == 0x20 || buffer[stop - 1] == 0x09 { stop -= 1 }
+        return buffer[start..<stop]
+    }
+
+    /// Whether the whole input (for `--raw`) has nothing but blanks left.
+    public mutating func finishDocument() throws(ErrorRecord) {
+        while true {
+            if position == end {
+                guard try refill() != nil else { return }
+            }
+            switch buffer[position] {
+            case 0x20, 0x09, 0x0D, 0x0A: position += 1
+            default: throw fail("unexpected data after the value")
+            }
+        }
+    }
+
+    // MARK: Values
+
+    @inline(__always)
+    private mutating func skipBlanks(newlines: Bool) throws(ErrorRecord) {
+        while true {
+            if position == end {
+                guard try refill() != nil else { return }
+            }
+            let c = buffer[position]
+            if c == 0x20 || c == 0x09 || c == 0x0D || (newlines && c == 0x0A) { position += 1 } else { return }
+        }
+    }
+
+    /// The first byte of the next value, after blanks (nil at the end of the stream).
+    /// A newline inside a line's value is an error when not `multiline`.
+    public mutating func peek() throws(ErrorRecord) -> UInt8? {
+        try skipBlanks(newlines: multiline)
+        if position == end, !(try ensure(1)) { return nil }
+        return buffer[position]
+    }
+
+    /// The kind of the next value.
+    public mutating func peekKind() throws(ErrorRecord) -> JSONDocument.Kind {
+        guard let c = try peek() else { throw fail("expected a value") }
+        switch c {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "t"): return .true
+        case UInt8(ascii: "f"): return .false
+        case UInt8(ascii: "n"): return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        default: throw fail("unexpected \(Self.describe(c))")
+        }
+    }
+
+    /// Opens the object that comes next.
+    public mutating func beginObject() throws(ErrorRecord) {
+        guard try peek() == UInt8(ascii: "{") else { throw fail("expected an object") }
+        try push(isObject: true)
+    }
+
+    /// Opens the array that comes next.
+    public mutating func beginArray() throws(ErrorRecord) {
+        guard try peek() == UInt8(ascii: "[") else { throw fail("expected an array") }
+        try push(isObject: false)
+    }
+
+    private mutating func push(isObject: Bool) throws(ErrorRecord) {
+        guard open.count < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
+        open.append((isObject, 0))
+        position += 1
+    }
+
+    /// In an open object: reads the next key into `key` (decoded) and its
+    /// colon, and returns true; or reads the closing brace and returns false.
+    public mutating func nextMember(key: inout [UInt8]) throws(ErrorRecord) -> Bool {
+        guard try separator(closer: UInt8(ascii: "}")) else { return false }
+        guard try peek() == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+        key.removeAll(keepingCapacity: true)
+        try string(into: &key, decode: true)
+        guard try peek() == UInt8(ascii: ":") else { throw fail("expected ':' after key") }
+        position += 1
+        return true
+    }
+
+    /// In an open array: true when an element follows, false after reading the closing bracket.
+    public mutating func nextElement() throws(ErrorRecord) -> Bool {
+        try separator(closer: UInt8(ascii: "]"))
+    }
+
+    private mutating func separator(closer: UInt8) throws(ErrorRecord) -> Bool {
+        let isObject = closer == UInt8(ascii: "}")
+        guard let c = try peek() else {
+            throw fail(isObject ? "unterminated object" : "unterminated array")
+        }
+        if c == closer {
+            position += 1
+            open.removeLast()
+            return false
+        }
+        if open[open.count - 1].count > 0 {
+            guard c == UInt8(ascii: ",") else {
+                throw fail(isObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array")
+            }
+            position += 1
+            if try peek() == nil { throw fail(isObject ? "unterminated object" : "unterminated array") }
+        }
+        open[open.count - 1].count += 1
+        return true
+    }
+
+    /// Reads a string value. Its content goes into `out` (appended) raw, as
+    /// written between the quotes, or decoded when `decode`; returns whether
+    /// the raw content held escapes.
+    @discardableResult
+    public mutating func string(into out: inout [UInt8], decode: Bool) throws(ErrorRecord) -> Bool {
+        guard try peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        position += 1
+        var escaped = false
+        while true {
+            // Copy the plain ASCII run.
+            let stop: Int = buffer.withUnsafeBufferPointer { p in
+                JSONStreamReader.plainRun(p, from: position, to: end)
+            }
+            if stop > position {
+                out.append(contentsOf: buffer[position..<stop])
+                position = stop
+            }
+            if position == end {
+                guard try refill() != nil else { throw fail("unterminated string") }
+                continue
+            }
+            let c = buffer[position]
+            if c == UInt8(ascii: "\"") {
+                position += 1
+                return escaped
+            } else if c == UInt8(ascii: "\\") {
+                escaped = true
+                try escape(into: &out, decode: decode)
+            } else if c < 0x20 {
+                throw fail("control character \(Self.describe(c)) in string (must be escaped)")
+            } else {
+                try multibyte(into: &out)
+            }
+        }
+    }
+
+    private mutating func escape(into out: inout [UInt8], decode: Bool) throws(ErrorRecord) {
+        guard try ensure(2) else { position = end; throw fail("unterminated string") }
+        let e = buffer[position + 1]
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            if decode {
+                switch e {
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                default: out.append(e)
+                }
+            } else {
+                out.append(UInt8(ascii: "\\"))
+                out.append(e)
+            }
+            position += 2
+        case UInt8(ascii: "u"):
+            let unit = try hex4(position + 2, escapeAt: position)
+            var scalar = unit
+            var length = 6
+            if unit >= 0xDC00 && unit < 0xE000 {
+                throw fail("lone low surrogate \\u\(String(unit, radix: 16, uppercase: true)) in string", at: position)
+            }
+            if unit >= 0xD800 && unit < 0xDC00 {
+                _ = try ensure(12)
+                guard end - position >= 8, buffer[position + 6] == UInt8(ascii: "\\"), buffer[position + 7] == UInt8(ascii: "u") else {
+                    throw fail("lone high surrogate \\u\(String(unit, radix: 16, uppercase: true)) in string", at: position)
+                }
+                let low = try hex4(position + 8, escapeAt: position)
+                guard low >= 0xDC00 && low < 0xE000 else {
+                    throw fail("high surrogate not followed by a low surrogate in string", at: position)
+                }
+                scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                length = 12
+            }
+            if decode {
+                JSONEscapes.appendUTF8(UInt32(scalar), to: &out)
+            } else {
+                out.append(contentsOf: buffer[position..<(position + length)])
+            }
+            position += length
+        default:
+            position += 1
+            if e >= 0x21 && e < 0x7F {
+                throw fail("invalid escape \\\(Character(Unicode.Scalar(e)))")
+            }
+            throw fail("invalid escape: backslash before \(Self.describe(e))")
+        }
+    }
+
+    /// The value of four hex digits at `index` (relative to the current buffer).
+    private mutating func hex4(_ index: Int, escapeAt: Int) throws(ErrorRecord) -> Int {
+        let offset = index - position
+        _ = try ensure(offset + 4)
+        let start = position + offset
+        var v = 0
+        for k in 0..<4 {
+            guard start + k < end else { throw fail("unterminated \\u escape", at: start + k) }
+            let h = JSONEscapes.hexValue(buffer[start + k])
+            guard h >= 0 else { throw fail("invalid hex digit in \\u escape", at: start + k) }
+            v = v << 4 | h
+        }
+        return v
+    }
+
+    private mutating func multibyte(into out: inout [UInt8]) throws(ErrorRecord) {
+        let c = buffer[position]
+        var need: Int
+        var lo: UInt8 = 0x80
+        var hi: UInt8 = 0xBF
+        switch c {
+        case 0xC2...0xDF: need = 1
+        case 0xE0: need = 2; lo = 0xA0
+        case 0xE1...0xEC, 0xEE, 0xEF: need = 2
+        case 0xED: need = 2; hi = 0x9F
+        case 0xF0: need = 3; lo = 0x90
+        case 0xF1...0xF3: need = 3
+        case 0xF4: need = 3; hi = 0x8F
+        default: throw fail("invalid UTF-8 \(Self.describe(c)) in string")
+        }
+        _ = try ensure(need + 1)
+        var k = position + 1
+        let count = need + 1
+        while need > 0 {
+            guard k < end, buffer[k] >= lo, buffer[k] <= hi else {
+                throw fail("invalid UTF-8 sequence starting with \(Self.describe(c)) in string")
+            }
+            lo = 0x80
+            hi = 0xBF
+            k += 1
+            need -= 1
+        }
+        out.append(contentsOf: buffer[position..<(position + count)])
+        position += count
+    }
+
+    /// Reads a number; its text goes into `out` (appended).
+    public mutating func number(into out: inout [UInt8]) throws(ErrorRecord) {
+        guard try peek() != nil else { throw fail("expected a value") }
+        mark = position
+        defer { mark = nil }
+        var i = position
+        func at(_ j: inout Int) throws(ErrorRecord) -> UInt8? {
+            if j >= end {
+                guard let shift = try refill() else { return nil }
+                j -= shift
+                if j >= end { return nil }
+            }
+            return buffer[j]
+        }
+        func isDigit(_ c: UInt8?) -> Bool { c.map { $0 &- UInt8(ascii: "0") < 10 } ?? false }
+        if try at(&i) == UInt8(ascii: "-") { i += 1 }
+        let first = try at(&i)
+        if first == UInt8(ascii: "0") {
+            i += 1
+            if isDigit(try at(&i)) { throw fail("leading zero in number", at: i) }
+        } else if isDigit(first) {
+            while isDigit(try at(&i)) { i += 1 }
+        } else {
+            throw fail("expected a digit", at: i)
+        }
+        if try at(&i) == UInt8(ascii: ".") {
+            i += 1
+            guard isDigit(try at(&i)) else { throw fail("expected a digit after '.'", at: i) }
+            while isDigit(try at(&i)) { i += 1 }
+        }
+        let e = try at(&i)
+        if e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            i += 1
+            let sign = try at(&i)
+            if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { i += 1 }
+            guard isDigit(try at(&i)) else { throw fail("expected a digit in exponent", at: i) }
+            while isDigit(try at(&i)) { i += 1 }
+        }
+        let start = mark!
+        out.append(contentsOf: buffer[start..<i])
+        position = i
+    }
+
+    /// Reads `true`, `false` or `null`.
+    public mutating func literal() throws(ErrorRecord) -> JSONDocument.Kind {
+        let kind = try peekKind()
+        let word: [UInt8]
+        switch kind {
+        case .true: word = Array("true".utf8)
+        case .false: word = Array("false".utf8)
+        case .null: word = Array("null".utf8)
+        default: throw fail("expected true, false or null")
+        }
+        _ = try ensure(word.count)
+        for (k, c) in word.enumerated() where position + k >= end || buffer[position + k] != c {
+            throw fail("invalid literal (expected \(String(decoding: word, as: UTF8.self)))")
+        }
+        position += word.count
+        return kind
+    }
+
+    /// Reads and validates the next value, keeping nothing.
+    public mutating func skipValue() throws(ErrorRecord) {
+        var scratch: [UInt8] = []
+        let depth = open.count
+        var key: [UInt8] = []
+        repeat {
+            if open.count > depth {
+                // Inside a container opened here: the next member or element, or its end.
+                let isObject = open[open.count - 1].isObject
+                let more = isObject ? try nextMember(key: &key) : try nextElement()
+                if !more { continue }
+            }
+            switch try peekKind() {
+            case .object: try push(isObject: true)
+            case .array: try push(isObject: false)
+            case .string:
+                scratch.removeAll(keepingCapacity: true)
+                try string(into: &scratch, decode: false)
+            case .number:
+                scratch.removeAll(keepingCapacity: true)
+                try number(into: &scratch)
+            default: _ = try literal()
+            }
+        } while open.count > depth
+    }
+
+    /// Reads the next value whole and returns its compact JSON text (for
+    /// values kept for later, such as a body seen before its status).
+    public mutating func captureValue(into out: inout [UInt8]) throws(ErrorRecord) {
+        let depth = open.count
+        var key: [UInt8] = []
+        var first = true
+        repeat {
+            if open.count > depth {
+                let isObject = open[open.count - 1].isObject
+                let count = open[open.count - 1].count
+                if isObject {
+                    let more = try nextMember(key: &key)
+                    if !more { out.append(UInt8(ascii: "}")); continue }
+                    if count > 0 { out.append(UInt8(ascii: ",")) }
+                    out.append(UInt8(ascii: "\""))
+                    JSONWriter.appendEscaped(key, to: &out)
+                    out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+                } else {
+                    let more = try nextElement()
+                    if !more { out.append(UInt8(ascii: "]")); continue }
+                    if count > 0 { out.append(UInt8(ascii: ",")) }
+                }
+            } else if !first {
+                break
+            }
+            first = false
+            switch try peekKind() {
+            case .object: try push(isObject: true); out.append(UInt8(ascii: "{"))
+            case .array: try push(isObject: false); out.append(UInt8(ascii: "["))
+            case .string:
+                out.append(UInt8(ascii: "\""))
+                try string(into: &out, decode: false)
+                out.append(UInt8(ascii: "\""))
+            case .number: try number(into: &out)
+            case .true: _ = try literal(); out.append(contentsOf: Array("true".utf8))
+            case .false: _ = try literal(); out.append(contentsOf: Array("false".utf8))
+            case .null: _ = try literal(); out.append(contentsOf: Array("null".utf8))
+            }
+        } while open.count > depth
+    }
+
+    /// The index of the first byte in `p[from..<to]` that ends a plain run
+    /// of string content (a quote, a backslash, a control character or a
+    /// non-ASCII byte), or `to`. Eight bytes at a time while it can.
+    @inline(__always)
+    static func plainRun(_ p: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+        var i = from
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let base = UnsafeRawPointer(p.baseAddress!)
+        while i + 8 <= to {
+            let x = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let quote = x ^ (ones &* 0x22)
+            let slash = x ^ (ones &* 0x5C)
+            let special = ((x &- ones &* 0x20) & ~x)
+                | ((quote &- ones) & ~quote)
+                | ((slash &- ones) & ~slash)
+                | x
+            if special & highs != 0 { break }
+            i += 8
+        }
+        while i < to {
+            let c = p[i]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { break }
+            i += 1
+        }
+        return i
+    }
+
+    static func describe(_ c: UInt8) -> String {
+        if c >= 0x21 && c < 0x7F { return "character '\(Character(Unicode.Scalar(c)))'" }
+        let hex = String(c, radix: 16, uppercase: true)
+        return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
+    }
+}

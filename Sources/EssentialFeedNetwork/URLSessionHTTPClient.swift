@@ -55,8 +55,8 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             lock.lock()
             let task = self.task
             lock.unlock()
-            task?.cancel()
             finish(.failure(HTTPFailure(.cancelled, "cancelled")))
+            task?.cancel()
         }
     }
 
@@ -88,8 +88,9 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             handle.finish(.success(HTTPResult(status: http.statusCode, body: body)))
         }
         let timer = DispatchWorkItem { [weak task] in
-            task?.cancel()
+            // Deliver the timeout first: cancelling makes the session answer "cancelled".
             handle.finish(.failure(HTTPFailure(.timedOut, "timed out after \(URLSessionHTTPClient.format(timeout)) s")))
+            task?.cancel()
         }
         handle.lock.lock()
         handle.task = task

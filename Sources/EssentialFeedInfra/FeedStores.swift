@@ -1,0 +1,57 @@
+import EssentialFeed
+
+/// Choosing and opening a store by path.
+public enum FeedStores {
+    /// Seconds a store waits for another process's lock before failing with `.busy`.
+    public static let defaultWait: Double = 5
+
+    public enum Kind: String, Sendable {
+        case sqlite
+        case json
+    }
+
+    /// A path ending in `.json` (any letter case) selects the JSON-file store;
+    /// every other path the SQLite store.
+    public static func kind(forPath path: String) -> Kind {
+        path.lowercased().hasSuffix(".json") ? .json : .sqlite
+    }
+
+    /// The store at `path`, waiting up to `wait` seconds for other processes'
+    /// locks. Opening creates nothing: the first write creates the missing
+    /// directories (0700) and the file (0600); reads of a missing store find
+    /// it empty. Fails with `.usage` for an empty path and `.store` when the
+    /// path names a directory.
+    public static func open(path: String, wait: Double = defaultWait) throws(ErrorRecord) -> any FeedStore {
+        guard !path.isEmpty else { throw ErrorRecord(.usage, "the store path is empty") }
+        if path.hasSuffix("/") { throw ErrorRecord(.store, "cannot open \(path): is a directory") }
+        if let st = try POSIXFiles.status(path), POSIXFiles.isDirectory(st) {
+            throw ErrorRecord(.store, "cannot open \(path): is a directory")
+        }
+        switch kind(forPath: path) {
+        case .json: return JSONFileFeedStore(path: path, wait: wait)
+        case .sqlite: return SQLiteFeedStore(path: path, wait: wait)
+        }
+    }
+
+    /// The store path when none is given on the command line: `$FEED_STORE`,
+    /// else `$XDG_CACHE_HOME/essential-feed/feed.sqlite`, else
+    /// `$HOME/.cache/essential-feed/feed.sqlite`. Empty variables count as
+    /// unset, and so does a relative `XDG_CACHE_HOME` (the XDG base directory
+    /// specification says to ignore it). Fails with `.store` when none applies.
+    public static func defaultPath(environment: [String: String]) throws(ErrorRecord) -> String {
+        if let store = environment["FEED_STORE"], !store.isEmpty { return store }
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return join(cache, "essential-feed/feed.sqlite")
+        }
+        if let home = environment["HOME"], !home.isEmpty {
+            return join(home, ".cache/essential-feed/feed.sqlite")
+        }
+        throw ErrorRecord(.store, "no store path: HOME is not set (set FEED_STORE or XDG_CACHE_HOME, or give --store PATH)")
+    }
+
+    private static func join(_ directory: String, _ rest: String) -> String {
+        var directory = Substring(directory)
+        while directory.count > 1, directory.hasSuffix("/") { directory = directory.dropLast() }
+        return directory == "/" ? "/" + rest : directory + "/" + rest
+    }
+}

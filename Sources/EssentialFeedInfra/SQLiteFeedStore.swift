@@ -1,0 +1,604 @@
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import EssentialFeed
+
+/// The default store: one SQLite database file, through the system's libsqlite3.
+///
+/// - One SQLite transaction per store transaction: `BEGIN IMMEDIATE` … `COMMIT`
+///   for writes (so two writers are serialized from the start and never have
+///   to upgrade a read lock), a deferred `BEGIN` for reads.
+/// - Rollback journal (`journal_mode=DELETE`, SQLite's default) with
+///   `synchronous=FULL`: at rest the store is one file, it works on every file
+///   system (WAL needs shared memory, so not NFS-mounted home directories), and
+///   a commit is durable when it returns. Readers never see a half-written
+///   feed; the cost is that a writer's commit waits for running readers,
+///   within the wait limit, which for a cache written by cron jobs is nothing.
+/// - A bounded busy wait (`sqlite3_busy_timeout`): past `wait` seconds a lock
+///   still held by another connection is a `.busy` error naming the path.
+/// - `PRAGMA application_id` marks the file as a feed cache and
+///   `PRAGMA user_version` holds the schema version, so later releases can
+///   migrate it. A database of another application or of a newer schema is
+///   a `.store` error for every operation and is never written. A file that
+///   is not a database fails every read with `PATH: not a feed cache (…)`;
+///   deleting the cached feed (so `delete`, `validate`, `save`) resets it to
+///   an empty store, in place (truncated, then given the schema) under an
+///   exclusive lock, never renamed while other connections may have it open.
+///   A database that has the SQLite header but is damaged inside is reported
+///   (`database disk image is malformed`) and left for the user to remove.
+/// - Timestamps are stored as integer seconds and nanoseconds: exact.
+/// - Nothing is created until the first write transaction, which creates the
+///   missing directories (0700) and the file (0600; SQLite gives its journal
+///   the same mode).
+///
+/// Not thread-safe: use one instance from one thread at a time (open one
+/// instance per thread; instances in one or several processes coordinate
+/// through SQLite's file locks).
+public final class SQLiteFeedStore: FeedStore {
+    public let path: String
+    public let wait: Double
+    private var connection: SQLiteConnection?
+    private var running = false
+
+    /// The schema version this release writes and reads.
+    public static let schemaVersion = 1
+    /// `PRAGMA application_id` of a feed cache: "EFed".
+    public static let applicationID: Int32 = 0x4546_6564
+
+    /// Opens nothing yet: the file is opened at the first transaction.
+    public init(path: String, wait: Double) {
+        self.path = path
+        self.wait = wait.isNaN ? 0 : max(wait, 0)
+    }
+
+    public func transaction<T>(_ body: (any FeedStoreTransaction) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
+        try enter()
+        defer { running = false }
+        for _ in 0..<5 {
+            let begun: SQLiteConnection?
+            do throws(ErrorRecord) {
+                begun = try begin(writing: true)
+            } catch where self.connection?.corruptionDetected == true {
+                // Not a database: SQLite cannot begin a transaction on it.
+                guard let result = try transactionOnUnreadableFile(error, body) else { continue }
+                return result
+            }
+            guard let connection = begun else { continue }
+            let tx = SQLiteTransaction(connection)
+            do throws(ErrorRecord) {
+                if try connection.schema() == .uninitialized { try connection.createSchema() }
+                let result = try body(tx)
+                try tx.commit()
+                return result
+            } catch {
+                tx.end()
+                connection.rollback()
+                throw error
+            }
+        }
+        throw ErrorRecord(.store, "cannot open \(path): the file keeps changing")
+    }
+
+    /// A transaction on a file that is not a database, under an exclusive
+    /// lock taken through SQLite's own file locking (so it excludes every
+    /// other connection, in this process or another). Reads fail; deleting the
+    /// cached feed resets the store: the file is truncated to nothing, then,
+    /// still under the lock, given the schema and what the transaction wrote,
+    /// in one SQLite transaction on the same file (never a rename: other
+    /// connections may have it open). Nil when, by the time the lock is held,
+    /// the file is no longer unreadable (another writer reset it): the caller
+    /// starts again.
+    private func transactionOnUnreadableFile<T>(_ error: ErrorRecord, _ body: (any FeedStoreTransaction) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T? {
+        guard let connection else { throw error }
+        let lock = try connection.lockFileExclusively()
+        defer { lock.unlock() }
+        guard connection.isStill(at: path), try lock.holdsAnUnreadableFile() else { return nil }
+        let tx = UnreadableStoreTransaction(error)
+        let result = try body(tx)
+        guard let snapshot = tx.resetSnapshot else { return result }
+        try lock.truncate(path)
+        // The connection's own locks are no-ops under the exclusive lock held, and COMMIT releases it.
+        try connection.execute("BEGIN IMMEDIATE", "write")
+        let writer = SQLiteTransaction(connection)
+        do throws(ErrorRecord) {
+            try connection.createSchema()
+            if case .success(let cached)? = snapshot.cache { try writer.insert(cached.feed, timestamp: cached.timestamp) }
+            for (url, data) in snapshot.imageData { try writer.insertImageData(data, for: url) }
+            try writer.commit()
+        } catch {
+            writer.end()
+            connection.rollback()
+            throw error
+        }
+        // Could not be set when the connection opened the unreadable file.
+        do { try connection.execute("PRAGMA synchronous = FULL", "write") } catch {}
+        return result
+    }
+
+    public func read<T>(_ body: (any FeedStoreReader) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
+        try enter()
+        defer { running = false }
+        guard let connection = try begin(writing: false) else {
+            return try body(FeedStoreSnapshotTransaction(FeedStoreSnapshot()))
+        }
+        do throws(ErrorRecord) {
+            let result: T
+            if try connection.schema() == .uninitialized {
+                result = try body(FeedStoreSnapshotTransaction(FeedStoreSnapshot()))
+            } else {
+                let reader = SQLiteTransaction(connection)
+                defer { reader.end() }
+                result = try body(reader)
+            }
+            try connection.execute("COMMIT", "read")
+            return result
+        } catch {
+            connection.rollback()
+            throw error
+        }
+    }
+
+    public func info() throws(ErrorRecord) -> FeedStoreInfo {
+        guard let st = try POSIXFiles.status(path) else {
+            return FeedStoreInfo(kind: "sqlite", path: path, exists: false, schemaVersion: nil,
+                                 itemCount: nil, timestamp: nil, imageDataCount: 0, imageDataBytes: 0)
+        }
+        let size = Int(st.st_size)
+        return try read { (reader) throws(ErrorRecord) in
+            guard let reader = reader as? SQLiteTransaction else {
+                return FeedStoreInfo(kind: "sqlite", path: path, exists: true, schemaVersion: nil, fileBytes: size,
+                                     itemCount: nil, timestamp: nil, imageDataCount: 0, imageDataBytes: 0)
+            }
+            let (count, timestamp) = try reader.feedSummary()
+            let (dataCount, dataBytes) = try reader.imageDataSummary()
+            return FeedStoreInfo(kind: "sqlite", path: path, exists: true, schemaVersion: Self.schemaVersion, fileBytes: size,
+                                 itemCount: count, timestamp: timestamp, imageDataCount: dataCount, imageDataBytes: dataBytes)
+        }
+    }
+
+    /// One transaction at a time per instance: a nested one would end the
+    /// outer one (SQLite has one transaction per connection).
+    private func enter() throws(ErrorRecord) {
+        guard !running else { throw ErrorRecord(.internal, "\(path): a transaction is already running on this store instance") }
+        running = true
+    }
+
+    /// A connection in a new transaction (`BEGIN IMMEDIATE` when `writing`),
+    /// on the file now at `path`: a connection left on a file that another
+    /// process has since replaced is reopened.
+    /// Nil for a read of a store that does not exist.
+    private func begin(writing: Bool) throws(ErrorRecord) -> SQLiteConnection? {
+        for _ in 0..<5 {
+            guard let connection = try connect(creating: writing) else { return nil }
+            connection.corruptionDetected = false
+            try connection.execute(writing ? "BEGIN IMMEDIATE" : "BEGIN", writing ? "lock" : "read")
+            if connection.isStill(at: path) { return connection }
+            connection.rollback()
+            self.connection = nil
+        }
+        throw ErrorRecord(.store, "cannot open \(path): the file keeps being replaced")
+    }
+
+    /// The open connection; opens it when the file exists, or, when
+    /// `creating`, after creating the directories and the file.
+    private func connect(creating: Bool) throws(ErrorRecord) -> SQLiteConnection? {
+        if let connection { return connection }
+        // No open(2) of the database file here: closing any descriptor of it
+        // would release the locks of this process's other connections to it.
+        if creating {
+            try POSIXFiles.makeDirectories(POSIXFiles.directory(of: path))
+            try POSIXFiles.createPrivately(path)
+        }
+        guard let st = try POSIXFiles.status(path) else {
+            if creating { throw POSIXFiles.failure("open", path, ENOENT) }
+            return nil
+        }
+        if POSIXFiles.isDirectory(st) { throw POSIXFiles.failure("open", path, EISDIR) }
+        let connection = try SQLiteConnection(path: path, wait: wait)
+        self.connection = connection
+        return connection
+    }
+}
+
+/// One connection to the database file.
+final class SQLiteConnection {
+    let db: OpaquePointer
+    let path: String
+    let wait: Double
+    /// The device and inode of the file opened.
+    private let identity: (dev_t, ino_t)?
+    /// Whether a failure since the transaction began said the file is not a database or is damaged.
+    var corruptionDetected = false
+
+    init(path: String, wait: Double) throws(ErrorRecord) {
+        self.path = path
+        self.wait = wait
+        var st = stat()
+        identity = stat(path, &st) == 0 ? (st.st_dev, st.st_ino) : nil
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            // The C library's reason ("permission denied") says more than SQLite's "unable to open database file".
+            let systemCode = (code & 0xFF) == SQLITE_CANTOPEN ? handle.map { sqlite3_system_errno($0) } ?? 0 : 0
+            let message = systemCode != 0 ? POSIXFiles.reason(systemCode)
+                : handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            if let handle { sqlite3_close_v2(handle) }
+            throw ErrorRecord(.store, "cannot open \(path): \(message)")
+        }
+        db = handle
+        sqlite3_extended_result_codes(db, 1)
+        let milliseconds = min(wait * 1000, Double(Int32.max))
+        sqlite3_busy_timeout(db, Int32(milliseconds.rounded(.up)))
+        // Reads the schema: on a file that is not a database this fails, and
+        // the first transaction reports it (or replaces the file).
+        do throws(ErrorRecord) {
+            try execute("PRAGMA synchronous = FULL", "open")
+        } catch where corruptionDetected {
+            corruptionDetected = false
+        }
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    /// Takes an exclusive lock on the database file through SQLite's VFS, the
+    /// way a writing connection would, waiting up to the wait limit: for a
+    /// file SQLite cannot read, where `BEGIN` fails before locking.
+    func lockFileExclusively() throws(ErrorRecord) -> SQLiteFileLock {
+        var pointer: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &pointer) == SQLITE_OK,
+              let file = pointer, let methods = file.pointee.pMethods, let lock = methods.pointee.xLock else {
+            throw ErrorRecord(.store, "cannot lock \(path): no file to lock")
+        }
+        let held = SQLiteFileLock(file: file, methods: methods.pointee)
+        let deadline = POSIXFiles.monotonicSeconds() + wait
+        var pause = 0.001
+        while true {
+            var code = SQLITE_OK
+            for level in [SQLITE_LOCK_SHARED, SQLITE_LOCK_RESERVED, SQLITE_LOCK_EXCLUSIVE] where code == SQLITE_OK {
+                code = lock(file, level)
+            }
+            if code == SQLITE_OK { return held }
+            // Never wait while holding part of the lock: two waiters each
+            // holding SHARED would keep each other from EXCLUSIVE.
+            held.unlock()
+            guard code & 0xFF == SQLITE_BUSY else {
+                throw ErrorRecord(.store, "cannot lock \(path): \(String(cString: sqlite3_errstr(code)))")
+            }
+            let remaining = deadline - POSIXFiles.monotonicSeconds()
+            guard remaining > 0 else { throw POSIXFiles.busy(path, wait: wait) }
+            POSIXFiles.sleep(seconds: min(pause, remaining))
+            pause = min(pause * 2, 0.05)
+        }
+    }
+
+    /// Whether the file at `path` is still the one this connection opened.
+    func isStill(at path: String) -> Bool {
+        var st = stat()
+        guard let identity, stat(path, &st) == 0 else { return false }
+        return st.st_dev == identity.0 && st.st_ino == identity.1
+    }
+
+    /// The error record for SQLite result `code` met while trying to `verb` the store.
+    func failure(_ code: Int32, _ verb: String) -> ErrorRecord {
+        let primary = code & 0xFF
+        switch primary {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return POSIXFiles.busy(path, wait: wait)
+        case SQLITE_NOTADB, SQLITE_CORRUPT:
+            corruptionDetected = true
+            return ErrorRecord(.store, "\(path): not a feed cache (\(String(cString: sqlite3_errmsg(db))))")
+        default:
+            let systemCode = sqlite3_system_errno(db)
+            let reason = (primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN) && systemCode != 0
+                ? POSIXFiles.reason(systemCode)
+                : String(cString: sqlite3_errmsg(db))
+            let action = verb == "lock" ? "write" : verb
+            return ErrorRecord(.store, "cannot \(action) \(path): \(reason)")
+        }
+    }
+
+    func execute(_ sql: String, _ verb: String) throws(ErrorRecord) {
+        let code = sqlite3_exec(db, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw failure(code, verb) }
+    }
+
+    func prepare(_ sql: String, _ verb: String) throws(ErrorRecord) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw failure(code, verb) }
+        return SQLiteStatement(statement, connection: self, verb: verb)
+    }
+
+    /// The single integer a query returns.
+    func integer(_ sql: String, _ verb: String) throws(ErrorRecord) -> Int64 {
+        let statement = try prepare(sql, verb)
+        guard try statement.step() else { return 0 }
+        return statement.int64(0)
+    }
+
+    /// Ends the transaction in progress, if any, discarding its changes.
+    func rollback() {
+        if sqlite3_get_autocommit(db) == 0 { sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
+    }
+
+    enum Schema { case uninitialized, current }
+
+    /// What the file holds, checked inside a transaction.
+    func schema() throws(ErrorRecord) -> Schema {
+        let applicationID = try integer("PRAGMA application_id", "read")
+        let version = try integer("PRAGMA user_version", "read")
+        if applicationID == Int64(SQLiteFeedStore.applicationID) {
+            if version > Int64(SQLiteFeedStore.schemaVersion) {
+                throw ErrorRecord(.store, "\(path): feed cache schema version \(version) is newer than this release supports (\(SQLiteFeedStore.schemaVersion))")
+            }
+            guard version >= 1 else { throw ErrorRecord(.store, "\(path): not a feed cache (no schema version)") }
+            // Later releases migrate older versions here (version < schemaVersion), inside the write transaction.
+            return .current
+        }
+        let objects = try integer("SELECT count(*) FROM sqlite_schema", "read")
+        if applicationID == 0 && version == 0 && objects == 0 { return .uninitialized }
+        throw ErrorRecord(.store, "\(path): not a feed cache (a SQLite database of another application)")
+    }
+
+    func createSchema() throws(ErrorRecord) {
+        try execute("""
+            CREATE TABLE feed_cache (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                timestamp_seconds INTEGER NOT NULL,
+                timestamp_nanoseconds INTEGER NOT NULL CHECK (timestamp_nanoseconds BETWEEN 0 AND 999999999)
+            );
+            CREATE TABLE feed_image (
+                position INTEGER PRIMARY KEY,
+                id TEXT NOT NULL,
+                description TEXT,
+                location TEXT,
+                url TEXT NOT NULL
+            );
+            CREATE TABLE image_data (
+                url TEXT PRIMARY KEY NOT NULL,
+                data BLOB NOT NULL
+            ) WITHOUT ROWID;
+            PRAGMA application_id = \(SQLiteFeedStore.applicationID);
+            PRAGMA user_version = \(SQLiteFeedStore.schemaVersion);
+            """, "write")
+    }
+}
+
+/// A lock taken with `SQLiteConnection.lockFileExclusively()`.
+struct SQLiteFileLock {
+    let file: UnsafeMutablePointer<sqlite3_file>
+    let methods: sqlite3_io_methods
+
+    func unlock() {
+        _ = methods.xUnlock?(file, SQLITE_LOCK_NONE)
+    }
+
+    /// Whether the locked file is still one SQLite cannot read: not empty, and
+    /// without the SQLite header (judged under the lock, from the bytes).
+    func holdsAnUnreadableFile() throws(ErrorRecord) -> Bool {
+        var size: sqlite3_int64 = 0
+        guard methods.xFileSize?(file, &size) == SQLITE_OK else { return true }
+        if size == 0 { return false }
+        var header = [UInt8](repeating: 0, count: 16)
+        let code = header.withUnsafeMutableBytes { methods.xRead?(file, $0.baseAddress, 16, 0) ?? SQLITE_IOERR }
+        guard code == SQLITE_OK || code == SQLITE_IOERR | (2 << 8) else { return true }  // SQLITE_IOERR_SHORT_READ: zero-filled
+        return header != Array("SQLite format 3".utf8) + [0]
+    }
+
+    /// Empties the locked file, durably, and makes it readable by its owner
+    /// only, as a store file created anew would be (`chmod` by path: closing a
+    /// descriptor of the file would release this process's locks on it).
+    func truncate(_ path: String) throws(ErrorRecord) {
+        guard methods.xTruncate?(file, 0) == SQLITE_OK, methods.xSync?(file, SQLITE_SYNC_FULL) == SQLITE_OK else {
+            throw ErrorRecord(.store, "cannot write \(path): cannot empty the unreadable file")
+        }
+        _ = chmod(path, 0o600)
+    }
+}
+
+/// A prepared statement, finalized when released.
+final class SQLiteStatement {
+    let statement: OpaquePointer
+    let connection: SQLiteConnection
+    let verb: String
+
+    init(_ statement: OpaquePointer, connection: SQLiteConnection, verb: String) {
+        self.statement = statement
+        self.connection = connection
+        self.verb = verb
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    /// SQLite copies bound values (`SQLITE_TRANSIENT`).
+    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+
+    func bind(_ index: Int32, _ text: String?) throws(ErrorRecord) {
+        guard var text else { return try check(sqlite3_bind_null(statement, index)) }
+        let code: Int32 = text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else {
+                return sqlite3_bind_text(statement, index, "", 0, Self.transient)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                sqlite3_bind_text64(statement, index, $0, UInt64(utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+            }
+        }
+        try check(code)
+    }
+
+    func bind(_ index: Int32, _ value: Int64) throws(ErrorRecord) {
+        try check(sqlite3_bind_int64(statement, index, value))
+    }
+
+    func bind(_ index: Int32, _ bytes: [UInt8]) throws(ErrorRecord) {
+        let code = bytes.withUnsafeBytes { raw in
+            sqlite3_bind_blob64(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(raw.count), Self.transient)
+        }
+        try check(code)
+    }
+
+    private func check(_ code: Int32) throws(ErrorRecord) {
+        guard code == SQLITE_OK else { throw connection.failure(code, verb) }
+    }
+
+    /// Steps once: true when a row is ready, false when done.
+    func step() throws(ErrorRecord) -> Bool {
+        let code = sqlite3_step(statement)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.failure(code, verb)
+        }
+    }
+
+    func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+    func text(_ column: Int32) -> String? {
+        guard !isNull(column), let pointer = sqlite3_column_text(statement, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func bytes(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}
+
+/// The operations of one SQLite transaction; usable only while it runs.
+final class SQLiteTransaction: FeedStoreTransaction {
+    private let connection: SQLiteConnection
+    private var active = true
+    private var feedChanged = false
+
+    init(_ connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    func end() { active = false }
+
+    /// Applies the image data rule and commits.
+    func commit() throws(ErrorRecord) {
+        try checkActive()
+        if feedChanged {
+            try connection.execute("DELETE FROM image_data WHERE url NOT IN (SELECT url FROM feed_image)", "write")
+        }
+        try connection.execute("COMMIT", "write")
+        active = false
+    }
+
+    private func checkActive() throws(ErrorRecord) {
+        guard active else { throw ErrorRecord(.internal, "\(connection.path): store transaction used after it ended") }
+    }
+
+    private var path: String { connection.path }
+
+    func retrieve() throws(ErrorRecord) -> CachedFeed? {
+        try checkActive()
+        let header = try connection.prepare("SELECT timestamp_seconds, timestamp_nanoseconds FROM feed_cache WHERE singleton = 1", "read")
+        guard try header.step() else { return nil }
+        let nanoseconds = header.int64(1)
+        guard (0..<1_000_000_000).contains(nanoseconds) else {
+            throw ErrorRecord(.store, "\(path): damaged feed cache: invalid timestamp")
+        }
+        let timestamp = Timestamp(seconds: header.int64(0), nanoseconds: Int32(nanoseconds))
+        let rows = try connection.prepare("SELECT id, description, location, url FROM feed_image ORDER BY position", "read")
+        var feed: [FeedImage] = []
+        while try rows.step() {
+            let item = feed.count + 1
+            guard let id = rows.text(0).flatMap(Identifiers.uuid) else {
+                throw ErrorRecord(.store, "\(path): damaged feed cache: item \(item) has no valid id")
+            }
+            guard let url = rows.text(3) else {
+                throw ErrorRecord(.store, "\(path): damaged feed cache: item \(item) has no url")
+            }
+            feed.append(FeedImage(id: id, description: rows.text(1), location: rows.text(2), url: url))
+        }
+        return CachedFeed(feed: feed, timestamp: timestamp)
+    }
+
+    func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
+        try checkActive()
+        try connection.execute("DELETE FROM feed_image", "write")
+        let row = try connection.prepare("INSERT INTO feed_image (position, id, description, location, url) VALUES (?, ?, ?, ?, ?)", "write")
+        for (position, image) in feed.enumerated() {
+            try row.bind(1, Int64(position))
+            try row.bind(2, image.id.uuidString)
+            try row.bind(3, image.description)
+            try row.bind(4, image.location)
+            try row.bind(5, image.url)
+            _ = try row.step()
+            row.reset()
+        }
+        let header = try connection.prepare("INSERT OR REPLACE INTO feed_cache (singleton, timestamp_seconds, timestamp_nanoseconds) VALUES (1, ?, ?)", "write")
+        try header.bind(1, timestamp.seconds)
+        try header.bind(2, Int64(timestamp.nanoseconds))
+        _ = try header.step()
+        feedChanged = true
+    }
+
+    func deleteCachedFeed() throws(ErrorRecord) {
+        try checkActive()
+        try connection.execute("DELETE FROM feed_cache", "write")
+        let deleted = sqlite3_changes(connection.db)
+        try connection.execute("DELETE FROM feed_image", "write")
+        if deleted > 0 || sqlite3_changes(connection.db) > 0 { feedChanged = true }
+    }
+
+    func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
+        try checkActive()
+        let statement = try connection.prepare("INSERT OR REPLACE INTO image_data (url, data) VALUES (?, ?)", "write")
+        try statement.bind(1, url)
+        try statement.bind(2, data)
+        _ = try statement.step()
+    }
+
+    func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
+        try checkActive()
+        let statement = try connection.prepare("SELECT data FROM image_data WHERE url = ?", "read")
+        try statement.bind(1, url)
+        guard try statement.step() else { return nil }
+        return statement.bytes(0)
+    }
+
+    func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+        try checkActive()
+        let statement = try connection.prepare("SELECT url FROM image_data", "read")
+        var urls = Set<String>()
+        while try statement.step() {
+            if let url = statement.text(0) { urls.insert(url) }
+        }
+        return urls
+    }
+
+    /// The item count and timestamp of the cached feed, without decoding it.
+    func feedSummary() throws(ErrorRecord) -> (Int?, Timestamp?) {
+        try checkActive()
+        let header = try connection.prepare("SELECT timestamp_seconds, timestamp_nanoseconds, (SELECT count(*) FROM feed_image) FROM feed_cache WHERE singleton = 1", "read")
+        guard try header.step() else { return (nil, nil) }
+        let nanoseconds = header.int64(1)
+        let timestamp = (0..<1_000_000_000).contains(nanoseconds) ? Timestamp(seconds: header.int64(0), nanoseconds: Int32(nanoseconds)) : nil
+        return (Int(header.int64(2)), timestamp)
+    }
+
+    func imageDataSummary() throws(ErrorRecord) -> (Int, Int) {
+        try checkActive()
+        let statement = try connection.prepare("SELECT count(*), coalesce(sum(length(data)), 0) FROM image_data", "read")
+        guard try statement.step() else { return (0, 0) }
+        return (Int(statement.int64(0)), Int(statement.int64(1)))
+    }
+}

@@ -1,0 +1,143 @@
+import XCTest
+import EssentialFeed
+
+final class ValidateFeedCacheUseCaseTests: XCTestCase {
+
+    func test_init_doesNotMessageStoreUponCreation() {
+        let (_, store) = makeSUT()
+
+        XCTAssertEqual(store.messages, [])
+    }
+
+    func test_validateCache_deletesCacheOnRetrievalError() {
+        let (sut, store) = makeSUT()
+        store.completeRetrieval(with: anyStoreError())
+
+        _ = try? sut.validateCache()
+
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .deleteCachedFeed, .commit])
+    }
+
+    func test_validateCache_doesNotDeleteCacheOnEmptyCache() {
+        let (sut, store) = makeSUT()
+        store.completeRetrievalWithEmptyCache()
+
+        _ = try? sut.validateCache()
+
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .commit])
+    }
+
+    func test_validateCache_doesNotDeleteLessThanSevenDaysOldCache() {
+        let (sut, store) = makeSUT()
+        store.completeRetrieval(with: cachedFeed(savedAt: fixedCurrentDate.minusFeedCacheMaxAge().adding(seconds: 1)))
+
+        _ = try? sut.validateCache()
+
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .commit])
+    }
+
+    func test_validateCache_deletesSevenDaysOldCache() {
+        let (sut, store) = makeSUT()
+        store.completeRetrieval(with: cachedFeed(savedAt: fixedCurrentDate.minusFeedCacheMaxAge()))
+
+        _ = try? sut.validateCache()
+
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .deleteCachedFeed, .commit])
+    }
+
+    func test_validateCache_deletesMoreThanSevenDaysOldCache() {
+        let (sut, store) = makeSUT()
+        store.completeRetrieval(with: cachedFeed(savedAt: fixedCurrentDate.minusFeedCacheMaxAge().adding(seconds: -1)))
+
+        _ = try? sut.validateCache()
+
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .deleteCachedFeed, .commit])
+    }
+
+    func test_validateCache_failsOnDeletionErrorOfFailedRetrieval() {
+        let (sut, store) = makeSUT()
+        let deletionError = ErrorRecord(.store, "cannot write /x/feed.sqlite: disk I/O error")
+        store.completeRetrieval(with: anyStoreError())
+        store.deletionError = deletionError
+
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() }), deletionError)
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .deleteCachedFeed, .rollback])
+    }
+
+    func test_validateCache_succeedsOnSuccessfulDeletionOfFailedRetrieval() throws {
+        let (sut, store) = makeSUT()
+        let retrievalError = ErrorRecord(.store, "/x/feed.json: damaged feed cache: feed item 2 has no url")
+        store.completeRetrieval(with: retrievalError)
+
+        XCTAssertEqual(try sut.validateCache(), .deletedUnreadable(retrievalError))
+    }
+
+    func test_validateCache_succeedsOnEmptyCache() throws {
+        let (sut, store) = makeSUT()
+        store.completeRetrievalWithEmptyCache()
+
+        XCTAssertEqual(try sut.validateCache(), .empty)
+    }
+
+    func test_validateCache_succeedsOnNonExpiredCache() throws {
+        let cached = cachedFeed(savedAt: fixedCurrentDate.minusFeedCacheMaxAge().adding(seconds: 1))
+        let (sut, store) = makeSUT()
+        store.completeRetrieval(with: cached)
+
+        XCTAssertEqual(try sut.validateCache(), .valid(cached))
+    }
+
+    func test_validateCache_failsOnDeletionErrorOfExpiredCache() {
+        let (sut, store) = makeSUT()
+        let deletionError = anyStoreError()
+        store.completeRetrieval(with: cachedFeed(savedAt: fixedCurrentDate.minusFeedCacheMaxAge()))
+        store.deletionError = deletionError
+
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() }), deletionError)
+        XCTAssertEqual(store.messages.last, .rollback)
+    }
+
+    func test_validateCache_succeedsOnSuccessfulDeletionOfExpiredCache() throws {
+        let cached = cachedFeed(savedAt: fixedCurrentDate.minusFeedCacheMaxAge())
+        let (sut, store) = makeSUT()
+        store.completeRetrieval(with: cached)
+
+        XCTAssertEqual(try sut.validateCache(), .deletedExpired(cached))
+    }
+
+    func test_validateCache_doesNotDeleteWhenRetrievalIsBusy() {
+        let (sut, store) = makeSUT()
+        let busy = ErrorRecord(.busy, "/x/feed.sqlite: store is busy")
+        store.completeRetrieval(with: busy)
+
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() }), busy)
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .rollback])
+    }
+
+    func test_validateCache_failsWithoutTouchingTheCacheWhenTheStoreCannotBeOpened() {
+        let (sut, store) = makeSUT()
+        let openingError = ErrorRecord(.store, "/x/feed.sqlite: not a feed cache (a SQLite database of another application)")
+        store.openingError = openingError
+
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() }), openingError)
+        XCTAssertEqual(store.messages, [])
+    }
+
+    func test_validateCache_honoursAConfiguredMaxAge() throws {
+        let policy = FeedCachePolicy(maxAge: try CacheMaxAge(parsing: "90m"))
+        let cached = cachedFeed(savedAt: fixedCurrentDate.adding(seconds: -90 * 60))
+        let (sut, store) = makeSUT(policy: policy)
+        store.completeRetrieval(with: cached)
+
+        XCTAssertEqual(try sut.validateCache(), .deletedExpired(cached))
+    }
+
+    // MARK: Helpers
+
+    private func makeSUT(policy: FeedCachePolicy = FeedCachePolicy(),
+                         currentDate: @escaping () -> Timestamp = { fixedCurrentDate }) -> (sut: LocalFeedLoader, store: FeedStoreSpy) {
+        let store = FeedStoreSpy()
+        let sut = LocalFeedLoader(store: store, policy: policy, currentDate: currentDate)
+        return (sut, store)
+    }
+}

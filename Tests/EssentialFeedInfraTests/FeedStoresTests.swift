@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+import EssentialFeed
+import EssentialFeedInfra
+
+/// Choosing a store by path, and the default path.
+final class FeedStoresTests: XCTestCase {
+
+    func test_open_selectsTheJSONFileStoreForAPathEndingInDotJSON() throws {
+        for path in ["/x/feed.json", "/x/FEED.JSON", "relative.json"] {
+            let store = try FeedStores.open(path: path, wait: 2.5)
+            XCTAssertEqual((store as? JSONFileFeedStore)?.path, path)
+            XCTAssertEqual((store as? JSONFileFeedStore)?.wait, 2.5)
+        }
+    }
+
+    func test_open_selectsTheSQLiteStoreForEveryOtherPath() throws {
+        for path in ["/x/feed.sqlite", "/x/feed.db", "/x/feed", "/x/feed.json.bak", "/x/json"] {
+            let store = try FeedStores.open(path: path, wait: 1)
+            XCTAssertEqual((store as? SQLiteFeedStore)?.path, path)
+        }
+    }
+
+    func test_open_createsNothing() throws {
+        let directory = try StoreTestDirectory()
+        defer { directory.remove() }
+
+        _ = try FeedStores.open(path: directory.file("a/feed.sqlite"), wait: 1)
+        _ = try FeedStores.open(path: directory.file("b/feed.json"), wait: 1)
+
+        XCTAssertEqual(StoreTestFiles.names(in: directory.path), [])
+    }
+
+    func test_open_failsWithStoreErrorOnADirectory() throws {
+        let directory = try StoreTestDirectory()
+        defer { directory.remove() }
+
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try FeedStores.open(path: directory.path, wait: 1) }),
+                       ErrorRecord(.store, "cannot open \(directory.path): is a directory"))
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try FeedStores.open(path: "/x/dir/", wait: 1) })?.kind, .store)
+    }
+
+    func test_open_failsWithUsageErrorOnAnEmptyPath() {
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try FeedStores.open(path: "", wait: 1) })?.kind, .usage)
+    }
+
+    func test_kind_isChosenByTheDotJSONSuffix() {
+        XCTAssertEqual(FeedStores.kind(forPath: "a.json"), .json)
+        XCTAssertEqual(FeedStores.kind(forPath: "a.sqlite"), .sqlite)
+    }
+
+    func test_defaultPath_prefersFEED_STORE() throws {
+        XCTAssertEqual(try FeedStores.defaultPath(environment: ["FEED_STORE": "/s/feed.json", "XDG_CACHE_HOME": "/c", "HOME": "/h"]), "/s/feed.json")
+    }
+
+    func test_defaultPath_usesXDG_CACHE_HOMEWhenFEED_STOREIsUnsetOrEmpty() throws {
+        XCTAssertEqual(try FeedStores.defaultPath(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"]), "/c/essential-feed/feed.sqlite")
+        XCTAssertEqual(try FeedStores.defaultPath(environment: ["FEED_STORE": "", "XDG_CACHE_HOME": "/c/", "HOME": "/h"]), "/c/essential-feed/feed.sqlite")
+    }
+
+    func test_defaultPath_usesHOMEWhenXDG_CACHE_HOMEIsUnsetEmptyOrRelative() throws {
+        XCTAssertEqual(try FeedStores.defaultPath(environment: ["HOME": "/home/me"]), "/home/me/.cache/essential-feed/feed.sqlite")
+        XCTAssertEqual(try FeedStores.defaultPath(environment: ["XDG_CACHE_HOME": "", "HOME": "/home/me/"]), "/home/me/.cache/essential-feed/feed.sqlite")
+        XCTAssertEqual(try FeedStores.defaultPath(environment: ["XDG_CACHE_HOME": "cache", "HOME": "/home/me"]), "/home/me/.cache/essential-feed/feed.sqlite")
+        XCTAssertEqual(try FeedStores.defaultPath(environment: ["HOME": "/"]), "/.cache/essential-feed/feed.sqlite")
+    }
+
+    func test_defaultPath_failsWithStoreErrorWithoutAnyOfThem() {
+        let error = caughtRecord({ () throws(ErrorRecord) in try FeedStores.defaultPath(environment: ["HOME": ""]) })
+        XCTAssertEqual(error?.kind, .store)
+        XCTAssertTrue(error?.message.contains("FEED_STORE") ?? false)
+    }
+
+    func test_openedStores_runTheCacheUseCasesEndToEnd() throws {
+        let directory = try StoreTestDirectory()
+        defer { directory.remove() }
+        for name in ["feed.sqlite", "feed.json"] {
+            let store = try FeedStores.open(path: directory.file("cache/" + name), wait: 1)
+            var now = try XCTUnwrap(Timestamp(iso8601: "2024-03-01T10:00:00Z"))
+            let loader = LocalFeedLoader(store: store, currentDate: { now })
+            let feed = uniqueFeed(count: 3)
+
+            try loader.save(feed)
+            now = try XCTUnwrap(Timestamp(iso8601: "2024-03-08T09:59:59Z"))
+            XCTAssertEqual(try loader.load().feed, feed, name)
+            now = try XCTUnwrap(Timestamp(iso8601: "2024-03-08T10:00:00Z"))
+            XCTAssertNil(try loader.load().feed, name)
+            XCTAssertNotNil(try store.retrieve(), "\(name): load never deletes")
+            XCTAssertEqual(try loader.validateCache(), .deletedExpired(CachedFeed(feed: feed, timestamp: try XCTUnwrap(Timestamp(iso8601: "2024-03-01T10:00:00Z")))), name)
+            XCTAssertNil(try store.retrieve(), name)
+        }
+    }
+}

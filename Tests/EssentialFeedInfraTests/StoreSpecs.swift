@@ -1,0 +1,1 @@
+../EssentialFeedCacheTests/FeedStoreSpecs.swift

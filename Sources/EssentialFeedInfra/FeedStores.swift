@@ -1,5 +1,15 @@
 import EssentialFeed
 
+/// Someone who removes temporary files when the process is interrupted
+/// (the tools' signal handling): a store says when a temporary file of its
+/// own may exist, and when it no longer does.
+public protocol TemporaryFiles: AnyObject {
+    /// `path` may be created from now on; returns a token for `done`.
+    func mayCreate(_ path: String) -> Int
+    /// The file of `token` is gone (renamed or removed).
+    func done(_ token: Int)
+}
+
 /// Choosing and opening a store by path.
 public enum FeedStores {
     /// Seconds a store waits for another process's lock before failing with `.busy`.
@@ -21,14 +31,14 @@ public enum FeedStores {
     /// directories (0700) and the file (0600); reads of a missing store find
     /// it empty. Fails with `.usage` for an empty path and `.store` when the
     /// path names a directory.
-    public static func open(path: String, wait: Double = defaultWait) throws(ErrorRecord) -> any FeedStore {
+    public static func open(path: String, wait: Double = defaultWait, temporaryFiles: (any TemporaryFiles)? = nil) throws(ErrorRecord) -> any FeedStore {
         guard !path.isEmpty else { throw ErrorRecord(.usage, "the store path is empty") }
         if path.hasSuffix("/") { throw ErrorRecord(.store, "cannot open \(path): is a directory") }
         if let st = try POSIXFiles.status(path), POSIXFiles.isDirectory(st) {
             throw ErrorRecord(.store, "cannot open \(path): is a directory")
         }
         switch kind(forPath: path) {
-        case .json: return JSONFileFeedStore(path: path, wait: wait)
+        case .json: return JSONFileFeedStore(path: path, wait: wait, temporaryFiles: temporaryFiles)
         case .sqlite: return SQLiteFeedStore(path: path, wait: wait)
         }
     }

@@ -64,7 +64,12 @@ public final class JSONFileFeedStore: FeedStore {
     /// (removed on failure, and by the next writer after a crash).
     public var temporaryPath: String { documentPath + ".tmp" }
 
-    public init(path: String, wait: Double) {
+    /// Told about the temporary file while a write transaction may create
+    /// it, so that an interrupted process can remove it (see `TemporaryFiles`).
+    public var temporaryFiles: (any TemporaryFiles)?
+
+    public init(path: String, wait: Double, temporaryFiles: (any TemporaryFiles)? = nil) {
+        self.temporaryFiles = temporaryFiles
         self.path = path
         self.wait = wait.isNaN ? 0 : max(wait, 0)
         documentPath = POSIXFiles.resolvingSymbolicLink(path)
@@ -78,6 +83,9 @@ public final class JSONFileFeedStore: FeedStore {
         try POSIXFiles.makeDirectories(POSIXFiles.directory(of: documentPath))
         let lock = try FileLock(lockPath, for: path, wait: wait)
         defer { lock.unlock() }
+        // Only a lock holder writes the temporary file: from here it is ours.
+        let token = temporaryFiles?.mayCreate(temporaryPath)
+        defer { if let token { temporaryFiles?.done(token) } }
         _ = unlink(temporaryPath)  // left by a writer that crashed
         let loaded = try load()
         if let problem = loaded.unreadable {

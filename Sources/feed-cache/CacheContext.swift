@@ -17,7 +17,7 @@ struct CacheContext {
     let now: Timestamp
 
     private func openStore() throws(ErrorRecord) -> any FeedStore {
-        try FeedStores.open(path: path, wait: wait)
+        try FeedStores.open(path: path, wait: wait, temporaryFiles: InterruptCleanup.shared)
     }
 
     /// Whether anything exists at the store path: commands that only delete
@@ -217,5 +217,19 @@ struct CacheContext {
                 tool.fail(ErrorRecord(.invalidData, "stdin:\(number): \(error.message)"))
             }
         }
+    }
+}
+
+/// Removes a store's temporary file when SIGINT or SIGTERM ends the process
+/// while the file may exist.
+final class InterruptCleanup: TemporaryFiles, @unchecked Sendable {
+    static let shared = InterruptCleanup()
+
+    func mayCreate(_ path: String) -> Int {
+        Signals.onInterrupt { _ = unlink(path) }
+    }
+
+    func done(_ token: Int) {
+        Signals.remove(token)
     }
 }

@@ -129,6 +129,28 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    func test_save_SIGTERMAtAnyMomentLeavesTheOldOrNewFeedAndNoTemporaryFile() throws {
+        let dir = temporaryDirectory(self)
+        let big = (0..<30_000).map { String(format: #"{"id":"%08X-0000-4000-8000-000000000000","url":"http://h/%d"}"#, $0, $0) }
+            .joined(separator: "\n") + "\n"
+        try big.write(toFile: dir + "/big", atomically: true, encoding: .utf8)
+        for store in [dir + "/s/feed.json", dir + "/s/feed.sqlite"] {
+            cache("save", store, stdin: feedA)
+            for delay in ["0.05", "0.1", "0.15", "0.2", "0.3", "0.4"] {
+                let run = sh(#"feed-cache --store "$S" save < "$D/big" & pid=$!; sleep $W; kill -TERM $pid 2>/dev/null; wait $pid; echo $?"#,
+                             environment: ["S": store, "D": dir, "W": delay], timeout: 30)
+                XCTAssertTrue(["0\n", "143\n"].contains(run.out), run.out + run.stderr)
+                XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".tmp"), "a temporary file was left at \(delay) s")
+                let loaded = cache("load", store).out
+                XCTAssertTrue(loaded == feedA || loaded == big, "neither the old nor the new feed after \(delay) s")
+                cache("save", store, stdin: feedA)
+            }
+            if store.hasSuffix(".sqlite") {
+                XCTAssertEqual(sh("sqlite3 \(quoted(store)) 'PRAGMA integrity_check'").out, "ok\n")
+            }
+        }
+    }
+
     func test_saveAppend_keepsCachedItemsAndAddsNewIdsAfterThemInInputOrder() {
         forEachStore { store in
             cache("save", store, stdin: Self.image0 + "\n")

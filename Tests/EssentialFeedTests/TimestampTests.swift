@@ -115,4 +115,15 @@ final class TimestampTests: XCTestCase {
         XCTAssertLessThan(Timestamp(seconds: -2), Timestamp(seconds: -1))
         XCTAssertFalse(Timestamp(seconds: 2) < Timestamp(seconds: 2))
     }
+
+    func test_appendISO8601_writesTheSameBytesAsTheString() {
+        for text in ["2020-05-20T11:24:59Z", "1970-01-01T00:00:00Z", "2020-05-20T11:24:59.25Z", "2020-05-20T11:24:59.000000001Z",
+                     "1969-12-31T23:59:59.5Z", "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "2020-02-29T12:00:00+14:00"] {
+            let timestamp = Timestamp(iso8601: text)!
+            var bytes: [UInt8] = []
+            timestamp.appendISO8601(to: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), timestamp.iso8601, text)
+            XCTAssertEqual(Timestamp(iso8601Bytes: Array(text.utf8)), timestamp, text)
+        }
+    }
 }

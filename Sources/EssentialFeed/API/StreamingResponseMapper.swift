@@ -419,7 +419,7 @@ public struct StreamingResponseMapper {
         guard fields.idIsString, Self.isUUID(fields.id) else { throw reject("id is not a UUID") }
         guard fields.hasA, fields.aIsString else { throw reject("message is missing or not a string") }
         guard fields.hasB, fields.bKind == .string else { throw reject("created_at is missing or not a string") }
-        guard let createdAt = Timestamp(iso8601: String(decoding: fields.b, as: UTF8.self)) else {
+        guard let createdAt = Timestamp(iso8601Bytes: fields.b) else {
             throw reject("created_at is not an ISO 8601 date")
         }
         guard fields.authorIsObject else { throw reject("author is missing or not an object") }
@@ -430,7 +430,7 @@ public struct StreamingResponseMapper {
         out.append(contentsOf: Keys.nextMessage)
         Self.appendContent(fields.a, escaped: fields.aEscaped, to: &out)
         out.append(contentsOf: Keys.nextCreatedAt)
-        out.append(contentsOf: createdAt.iso8601.utf8)
+        createdAt.appendISO8601(to: &out)
         out.append(contentsOf: Keys.nextUsername)
         Self.appendContent(fields.c, escaped: fields.cEscaped, to: &out)
         out.append(contentsOf: Keys.close)

@@ -23,6 +23,12 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
         self = parsed
     }
 
+    /// Parses the UTF-8 bytes of an ISO 8601 date (see `init(iso8601:)`).
+    public init?(iso8601Bytes bytes: [UInt8]) {
+        guard let parsed = bytes.withUnsafeBufferPointer({ Timestamp.parse($0) }) else { return nil }
+        self = parsed
+    }
+
     private static func parse(_ p: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var i = 0
         func digits(_ n: Int) -> Int? {
@@ -87,6 +93,40 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
         return Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
+    }
+
+    /// Appends `iso8601` as UTF-8 bytes, without building a string.
+    public func appendISO8601(to out: inout [UInt8]) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (y, m, d) = Timestamp.civilFromDays(Int(days))
+        guard (0...9999).contains(y) else {
+            out.append(contentsOf: iso8601.utf8)
+            return
+        }
+        let secondOfDay = Int(seconds - days * 86_400)
+        func two(_ v: Int) {
+            out.append(UInt8(truncatingIfNeeded: 48 + v / 10))
+            out.append(UInt8(truncatingIfNeeded: 48 + v % 10))
+        }
+        two(y / 100); two(y % 100); out.append(UInt8(ascii: "-"))
+        two(m); out.append(UInt8(ascii: "-"))
+        two(d); out.append(UInt8(ascii: "T"))
+        two(secondOfDay / 3600); out.append(UInt8(ascii: ":"))
+        two(secondOfDay / 60 % 60); out.append(UInt8(ascii: ":"))
+        two(secondOfDay % 60)
+        if nanoseconds > 0 {
+            out.append(UInt8(ascii: "."))
+            var digits = [UInt8](repeating: 48, count: 9)
+            var n = Int(nanoseconds)
+            for k in stride(from: 8, through: 0, by: -1) {
+                digits[k] = UInt8(truncatingIfNeeded: 48 + n % 10)
+                n /= 10
+            }
+            var last = 8
+            while last > 0 && digits[last] == 48 { last -= 1 }
+            out.append(contentsOf: digits[0...last])
+        }
+        out.append(UInt8(ascii: "Z"))
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, with a fraction (trailing zeros dropped) only when there is one.

@@ -2,6 +2,7 @@
 // parse the command line, load the fixtures, start the server, print its
 // base URL, and stop cleanly on SIGINT or SIGTERM. See `feed-serve --help`.
 import Dispatch
+import FeedCLI
 import FeedServer
 import Foundation
 #if canImport(Glibc)
@@ -71,18 +72,11 @@ if verbose {
 }
 let server = FeedServer(fixtures: fixtures, faults: options.faults, log: logLine)
 
-// Ignore the signals before starting, then handle them on the main queue
-// (the main actor's), which dispatchMain() below serves.
-let signalSources = [SIGINT, SIGTERM].map { number in
-    signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-    source.setEventHandler {
-        server.stop()
-        exit(128 + number)
-    }
-    source.resume()
-    return source
-}
+// SIGINT and SIGTERM are blocked from here on and taken by one waiting
+// thread, so a signal that arrives at any moment (even right after the base
+// URL is printed) stops the server and ends the process with 128 + the signal.
+Signals.install(output: Output(diagnostics: Diagnostics(tool: "feed-serve", environment: nil)))
+Signals.onInterrupt { server.stop() }
 
 do {
     let base = try server.start(port: options.port)
@@ -90,4 +84,4 @@ do {
 } catch {
     fail(FeedServeCommand.ExitStatus.cannotListen, "\(error)")
 }
-withExtendedLifetime(signalSources) { dispatchMain() }
+dispatchMain()

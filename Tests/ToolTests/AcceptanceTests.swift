@@ -44,8 +44,7 @@ final class AcceptanceTests: XCTestCase {
         XCTAssertEqual(images.status, 0, images.stderr)
         let served = sh(#"curl -s "$FEED_BASE_URL/image-2" | od -An -tx1"#, environment: env).out
 
-        server.process.terminate()
-        server.process.waitUntilExit()
+        server.stop()
 
         let offline = sh(#""$S/feed-show" --limit 2"#, environment: env)
         XCTAssertEqual(offline.status, 0, offline.stderr)
@@ -58,8 +57,7 @@ final class AcceptanceTests: XCTestCase {
 
     func test_offlineLaunchWithAnEmptyCache_showsNoImagesAndTheConnectionError() throws {
         let server = try Served(test: self)
-        server.process.terminate()
-        server.process.waitUntilExit()
+        server.stop()
         let env = environment(server.base, temporaryDirectory(self) + "/feed.sqlite")
         let run = sh(#""$S/feed-show""#, environment: env)
         XCTAssertNotEqual(run.status, 0)
@@ -71,8 +69,7 @@ final class AcceptanceTests: XCTestCase {
         let server = try Served(test: self)
         let env = environment(server.base, temporaryDirectory(self) + "/feed.sqlite")
         sh("feed-fetch | feed-map | feed-cache save --now 2001-01-01T00:00:00Z", environment: env)
-        server.process.terminate()
-        server.process.waitUntilExit()
+        server.stop()
         let run = sh(#""$S/feed-show""#, environment: env)
         XCTAssertEqual(run.status, 66)
         XCTAssertTrue(run.out.contains("Couldn't connect to server"), run.out)
@@ -104,8 +101,7 @@ final class AcceptanceTests: XCTestCase {
         let env = environment(server.base, temporaryDirectory(self) + "/feed.sqlite")
         XCTAssertEqual(sh(#""$S/feed-sync" --limit 2"#, environment: env).status, 0)
         let before = sh("feed-cache load", environment: env).out
-        server.process.terminate()
-        server.process.waitUntilExit()
+        server.stop()
         let run = sh(#""$S/feed-sync" --limit 2"#, environment: env)
         XCTAssertEqual(run.status, 69)
         XCTAssertEqual(sh("feed-cache load", environment: env).out, before)

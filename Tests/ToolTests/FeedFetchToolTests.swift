@@ -70,8 +70,7 @@ final class FeedFetchToolTests: XCTestCase {
 
     func test_fetch_refusedConnectionIsAConnectivityErrorRecordAndExit69() throws {
         let server = try Served(test: self)
-        server.process.terminate()
-        server.process.waitUntilExit()
+        server.stop()
         let run = sh("feed-fetch --base-url \"$B\" | feed-map", environment: ["B": server.base])
         XCTAssertEqual(run.status, 69)
         XCTAssertEqual(run.records().first?["error"] as? String, "connectivity")

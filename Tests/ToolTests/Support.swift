@@ -81,7 +81,10 @@ func sh(
         errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile()
         errDone.signal()
     }
-    let timer = DispatchWorkItem { process.terminate() }
+    let timer = DispatchWorkItem {
+        XCTFail("timed out after \(timeout) s: \(script)", file: file, line: line)
+        killTree(process.processIdentifier)
+    }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
     let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
     errDone.wait()
@@ -89,6 +92,29 @@ func sh(
     process.waitUntilExit()
     timer.cancel()
     return Run(stdout: outData, stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+}
+
+/// Kills a process and every process below it (read from /proc), so that a
+/// hung pipeline cannot keep a test waiting on its pipes.
+func killTree(_ root: Int32) {
+    var parents: [Int32: Int32] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let pid = Int32(entry),
+              let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+    }
+    var doomed: Set<Int32> = [root]
+    var grew = true
+    while grew {
+        grew = false
+        for (pid, parent) in parents where doomed.contains(parent) && !doomed.contains(pid) {
+            doomed.insert(pid)
+            grew = true
+        }
+    }
+    for pid in doomed { kill(pid, SIGKILL) }
 }
 
 /// Quotes a string for /bin/sh.
@@ -123,13 +149,17 @@ final class Served: @unchecked Sendable {
             bytes.append(contentsOf: chunk)
         }
         base = String(decoding: bytes, as: UTF8.self)
-        let process = self.process
-        test.addTeardownBlock {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
-        }
+        test.addTeardownBlock { [self] in stop() }
         XCTAssertTrue(base.hasPrefix("http://127.0.0.1:"), "feed-serve printed '\(base)'", file: file, line: line)
+    }
+
+    /// Stops the server: SIGTERM, then SIGKILL if it is still there after 5 s.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }

@@ -32,8 +32,10 @@ public final class Tool: @unchecked Sendable {
         help: String,
         options: [OptionSpec],
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = Tool.processEnvironment()
+        environment: [String: String] = Tool.processEnvironment(),
+        writesErrorRecords: Bool = true
     ) {
+        self.writesErrorRecords = writesErrorRecords
         self.name = name
         self.help = help
         self.environment = environment

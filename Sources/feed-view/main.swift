@@ -40,10 +40,10 @@ let tool = Tool(
     the status of the first error record met (see essential-feed(7)).
 
     """,
-    options: [.value("--kind"), .value("--width"), .value("--color"), .value("--locale"), .value("--now")]
+    options: [.value("--kind"), .value("--width"), .value("--color"), .value("--locale"), .value("--now")],
+    writesErrorRecords: false
 )
 
-tool.writesErrorRecords = false
 let arguments = tool.arguments
 if !arguments.operands.isEmpty { tool.usageError("unexpected operand '\(arguments.operands[0])'") }
 var kind: FeedViewRenderer.Kind?

@@ -112,6 +112,16 @@ final class StreamingResponseMapperTests: XCTestCase {
         XCTAssertNil(document, "the document parser rejects it too")
     }
 
+    func test_streaming_goesOnWithTheNextLineAfterARejectedResponse() {
+        for rejected in [feedCorpus[3], feedCorpus[4], feedCorpus[17], feedCorpus[18]] {
+            let sink = stream(rejected + "\n" + feedCorpus[0] + "\n" + feedCorpus[1] + "\n", .feed)
+            XCTAssertEqual(sink.errors.count, 1, rejected)
+            XCTAssertEqual(sink.lines.count, 3, "the valid response after \(rejected) is lost")
+        }
+        let afterSyntaxError = stream("{\"status\":200,,}\n" + feedCorpus[0] + "\n", .feed)
+        XCTAssertEqual(afterSyntaxError.lines.count, 3)
+    }
+
     func test_streaming_reportsATruncatedLastLine() {
         let sink = stream(feedCorpus[1], .feed)
         XCTAssertEqual(sink.errors.map(\.message), ["stdin:1: truncated line (no newline at end of input)"])

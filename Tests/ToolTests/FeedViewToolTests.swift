@@ -128,3 +128,13 @@ final class FeedViewToolTests: XCTestCase {
         return path
     }
 }
+
+extension FeedViewToolTests {
+    func test_view_usageErrorsGoToStandardErrorOnly() {
+        for args in ["--bogus", "--width", "--kind x", "extra"] {
+            let run = sh("feed-view \(args) < /dev/null")
+            XCTAssertEqual(run.status, 64, args)
+            XCTAssertEqual(run.out, "", args)
+        }
+    }
+}

@@ -58,6 +58,8 @@ public struct JSONStreamReader {
     private let keepLineLimit: Int
     private let chunkSize: Int
 
+    /// Whether the current line has been read through its newline.
+    private var lineDone = false
     /// The number of the current line (1-based; blank lines count).
     public private(set) var lineNumber = 0
     /// Whether newlines may appear between tokens: a whole document (`--raw`)
@@ -138,6 +140,7 @@ public struct JSONStreamReader {
     /// of the stream. Call it once before the first line and after each `finishLine`.
     public mutating func startLine() throws(ErrorRecord) -> Bool {
         open.removeAll(keepingCapacity: true)
+        lineDone = false
         while true {
             lineNumber += 1
             lineOrigin = consumed + position
@@ -172,13 +175,16 @@ public struct JSONStreamReader {
             }
             let c = buffer[position]
             if c == 0x20 || c == 0x09 || c == 0x0D { position += 1; continue }
-            if c == 0x0A { position += 1; return }
+            if c == 0x0A { position += 1; lineDone = true; return }
             throw fail("unexpected data after the value")
         }
     }
 
-    /// After an error: drops the rest of the line, through its newline.
+    /// After an error: drops the rest of the line, through its newline
+    /// (nothing when the line was already read to its end).
     public mutating func skipRestOfLine() throws(ErrorRecord) {
+        guard !lineDone else { return }
+        lineDone = true
         mark = nil
         open.removeAll(keepingCapacity: true)
         while true {

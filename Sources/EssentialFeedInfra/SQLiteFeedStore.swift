@@ -537,7 +537,7 @@ final class SQLiteTransaction: FeedStoreTransaction {
         let row = try connection.prepare("INSERT INTO feed_image (position, id, description, location, url) VALUES (?, ?, ?, ?, ?)", "write")
         for (position, image) in feed.enumerated() {
             try row.bind(1, Int64(position))
-            try row.bind(2, image.id.uuidString)
+            try row.bind(2, image.id.canonicalString)
             try row.bind(3, image.description)
             try row.bind(4, image.location)
             try row.bind(5, image.url)

@@ -50,7 +50,7 @@ struct CacheContext {
                 let image = try FeedImage(record: document)
                 // A feed holds each image once: the first record of an id wins.
                 guard ids.insert(image.id).inserted else {
-                    tool.diagnostics.debug("save: stdin:\(number): id \(image.id.uuidString) already read; skipped")
+                    tool.diagnostics.debug("save: stdin:\(number): id \(image.id.canonicalString) already read; skipped")
                     return
                 }
                 images.append(image)

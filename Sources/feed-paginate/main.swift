@@ -48,7 +48,7 @@ tool.refuseTerminalInput()
 var lastID: String?
 tool.forEachRecord { document, number in
     do throws(ErrorRecord) {
-        lastID = try FeedImage(record: document).id.uuidString
+        lastID = try FeedImage(record: document).id.canonicalString
     } catch {
         tool.fail(ErrorRecord(.invalidData, "stdin:\(number): \(error.message)"))
     }

@@ -126,4 +126,12 @@ final class EndpointTests: XCTestCase {
             XCTAssertFalse(Identifiers.isHTTPURL(text), text)
         }
     }
+
+    func test_canonical_equalsFoundationsUUIDString() {
+        for _ in 0..<1000 {
+            let id = UUID()
+            XCTAssertEqual(Identifiers.canonical(id), id.uuidString)
+        }
+        XCTAssertEqual(Identifiers.canonical(UUID(uuidString: "2ab2ae66-a4b7-4a16-b374-51bbac8db086")!), "2AB2AE66-A4B7-4A16-B374-51BBAC8DB086")
+    }
 }

@@ -34,7 +34,7 @@ public struct FeedEndpoint: Equatable, Sendable {
 
     public func url(_ base: BaseURL) -> String {
         var url = base.string + "/v1/feed?limit=\(limit)"
-        if let afterID { url += "&after_id=" + afterID.uuidString }
+        if let afterID { url += "&after_id=" + afterID.canonicalString }
         return url
     }
 }
@@ -48,6 +48,6 @@ public struct ImageCommentsEndpoint: Equatable, Sendable {
     }
 
     public func url(_ base: BaseURL) -> String {
-        base.string + "/v1/image/" + imageID.uuidString + "/comments"
+        base.string + "/v1/image/" + imageID.canonicalString + "/comments"
     }
 }

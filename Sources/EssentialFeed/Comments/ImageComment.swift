@@ -21,7 +21,7 @@ public struct ImageComment: Equatable, Hashable, Sendable {
     /// `{"id","message","created_at","username"}`, `created_at` in UTC with `Z`.
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id.uuidString)
+        writer.member("id", id.canonicalString)
         writer.member("message", message)
         writer.member("created_at", createdAt.iso8601)
         writer.member("username", username)

@@ -21,7 +21,7 @@ public struct FeedImage: Equatable, Hashable, Sendable {
     /// `{"id","description"?,"location"?,"url"}`: absent fields are omitted.
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id.uuidString)
+        writer.member("id", id.canonicalString)
         writer.member("description", description)
         writer.member("location", location)
         writer.member("url", url)

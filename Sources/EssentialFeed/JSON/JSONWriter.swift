@@ -178,7 +178,20 @@ public struct JSONWriter: Sendable {
     public static func appendEscaped(_ s: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         var runStart = 0
         var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         while i < s.count {
+            // Eight bytes at a time while none of them needs an escape.
+            if i + 8 <= s.count {
+                let x = UnsafeRawPointer(s.baseAddress!).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let quote = x ^ (ones &* 0x22)
+                let slash = x ^ (ones &* 0x5C)
+                let special = ((x &- ones &* 0x20) & ~x) | ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)
+                if special & highs == 0 {
+                    i += 8
+                    continue
+                }
+            }
             let c = s[i]
             if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
             if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: s[runStart..<i])) }

@@ -12,34 +12,26 @@ public enum Identifiers {
     /// each byte like `strtoul` and so accepts text such as
     /// `-3A7F70C-…` or ` 73A7F70C-…` as some other UUID.
     public static func uuid(_ text: String) -> UUID? {
-        guard text.utf8.count == 36 else { return nil }
+        var text = text
+        return text.withUTF8 { uuid(bytes: $0) }
+    }
+
+    /// A UUID from the UTF-8 bytes of its canonical 8-4-4-4-12 form, any letter case.
+    public static func uuid(bytes p: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard p.count == 36, p[8] == UInt8(ascii: "-"), p[13] == UInt8(ascii: "-"),
+              p[18] == UInt8(ascii: "-"), p[23] == UInt8(ascii: "-") else { return nil }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let valid = withUnsafeMutableBytes(of: &value) { out -> Bool in
-            var index = 0
-            var byte = 0
-            var high: UInt8?
-            for c in text.utf8 {
-                defer { index += 1 }
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard c == UInt8(ascii: "-") else { return false }
-                    continue
-                }
-                let digit: UInt8
-                switch c {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
-                default: return false
-                }
-                if let h = high {
-                    out[byte] = h << 4 | digit
-                    byte += 1
-                    high = nil
-                } else {
-                    high = digit
-                }
+            var i = 0
+            for byte in 0..<16 {
+                if i == 8 || i == 13 || i == 18 || i == 23 { i += 1 }
+                let high = JSONEscapes.hexValue(p[i])
+                let low = JSONEscapes.hexValue(p[i + 1])
+                guard high >= 0, low >= 0 else { return false }
+                out[byte] = UInt8(high << 4 | low)
+                i += 2
             }
-            return byte == 16
+            return true
         }
         return valid ? UUID(uuid: value) : nil
     }
@@ -81,4 +73,32 @@ public enum Identifiers {
         }
         return false
     }
+
+    /// The canonical upper-case form of `id` (8-4-4-4-12), without the
+    /// formatted printing Foundation uses for `uuidString`.
+    public static func canonical(_ id: UUID) -> String {
+        let hex: StaticString = "0123456789ABCDEF"
+        return withUnsafeBytes(of: id.uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var o = 0
+                hex.withUTF8Buffer { digits in
+                    for (i, byte) in bytes.enumerated() {
+                        if i == 4 || i == 6 || i == 8 || i == 10 {
+                            out[o] = UInt8(ascii: "-")
+                            o += 1
+                        }
+                        out[o] = digits[Int(byte >> 4)]
+                        out[o + 1] = digits[Int(byte & 0x0F)]
+                        o += 2
+                    }
+                }
+                return o
+            }
+        }
+    }
+}
+
+extension UUID {
+    /// The canonical upper-case form, as `uuidString` gives it, but faster.
+    public var canonicalString: String { Identifiers.canonical(self) }
 }

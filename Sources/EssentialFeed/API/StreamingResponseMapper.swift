@@ -490,21 +490,7 @@ public struct StreamingResponseMapper {
     }
 
     static func integer(_ text: [UInt8]) -> Int? {
-        var i = 0
-        var negative = false
-        if text.first == UInt8(ascii: "-") { negative = true; i = 1 }
-        guard i < text.count else { return nil }
-        var value = 0
-        while i < text.count {
-            let d = text[i] &- UInt8(ascii: "0")
-            guard d < 10 else { return nil }
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (s, o2) = negative ? m.subtractingReportingOverflow(Int(d)) : m.addingReportingOverflow(Int(d))
-            guard !o1, !o2 else { return nil }
-            value = s
-            i += 1
-        }
-        return value
+        text.withUnsafeBufferPointer { JSONEscapes.integer($0) }
     }
 
     private enum Keys {

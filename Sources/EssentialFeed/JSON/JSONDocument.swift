@@ -120,20 +120,7 @@ public struct JSONDocument: Sendable {
     public func int(_ node: Int) -> Int? {
         let n = nodes[node]
         guard n.kind == .number else { return nil }
-        var i = n.start
-        var negative = false
-        if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-        var value = 0
-        while i < n.end {
-            let d = bytes[i] &- UInt8(ascii: "0")
-            guard d < 10 else { return nil }
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (s, o2) = negative ? m.subtractingReportingOverflow(Int(d)) : m.addingReportingOverflow(Int(d))
-            guard !o1, !o2 else { return nil }
-            value = s
-            i += 1
-        }
-        return value
+        return bytes.withUnsafeBufferPointer { JSONEscapes.integer(UnsafeBufferPointer(rebasing: $0[n.start..<n.end])) }
     }
 
     /// The byte range of a scalar's token (a string's without quotes).
@@ -177,6 +164,43 @@ public struct JSONChildren: Sequence, Sendable {
 }
 
 enum JSONEscapes {
+    /// The integer written by `text` (an optional minus and digits only),
+    /// when it fits in `Int`.
+    static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        var negative = false
+        if text.first == UInt8(ascii: "-") { negative = true; i = 1 }
+        guard i < text.count else { return nil }
+        var value = 0
+        while i < text.count {
+            let d = text[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (s, o2) = negative ? m.subtractingReportingOverflow(Int(d)) : m.addingReportingOverflow(Int(d))
+            guard !o1, !o2 else { return nil }
+            value = s
+            i += 1
+        }
+        return value
+    }
+
+    /// The shape of a UTF-8 sequence led by `lead` (RFC 3629): how many
+    /// continuation bytes follow, and the range the first of them must lie
+    /// in (the others lie in 0x80...0xBF). Nil for a byte that cannot lead.
+    @inline(__always)
+    static func utf8Sequence(_ lead: UInt8) -> (continuations: Int, low: UInt8, high: UInt8)? {
+        switch lead {
+        case 0xC2...0xDF: return (1, 0x80, 0xBF)
+        case 0xE0: return (2, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE, 0xEF: return (2, 0x80, 0xBF)
+        case 0xED: return (2, 0x80, 0x9F)
+        case 0xF0: return (3, 0x90, 0xBF)
+        case 0xF1...0xF3: return (3, 0x80, 0xBF)
+        case 0xF4: return (3, 0x80, 0x8F)
+        default: return nil
+        }
+    }
+
     /// Decodes the validated escaped content `bytes[start..<end]` of a string.
     static func unescape(_ bytes: [UInt8], _ start: Int, _ end: Int, into out: inout [UInt8]) {
         var i = start

@@ -423,19 +423,12 @@ public struct JSONStreamReader {
 
     private mutating func multibyte(into out: inout [UInt8]) throws(ErrorRecord) {
         let c = buffer[position]
-        var need: Int
-        var lo: UInt8 = 0x80
-        var hi: UInt8 = 0xBF
-        switch c {
-        case 0xC2...0xDF: need = 1
-        case 0xE0: need = 2; lo = 0xA0
-        case 0xE1...0xEC, 0xEE, 0xEF: need = 2
-        case 0xED: need = 2; hi = 0x9F
-        case 0xF0: need = 3; lo = 0x90
-        case 0xF1...0xF3: need = 3
-        case 0xF4: need = 3; hi = 0x8F
-        default: throw fail("invalid UTF-8 \(Self.describe(c)) in string")
+        guard let (continuations, first, last) = JSONEscapes.utf8Sequence(c) else {
+            throw fail("invalid UTF-8 \(Self.describe(c)) in string")
         }
+        var need = continuations
+        var lo = first
+        var hi = last
         _ = try ensure(need + 1)
         var k = position + 1
         let count = need + 1

@@ -122,8 +122,10 @@ final class SpillingSink: MappedRecordSink {
         if spilled > 0 { resetFile() }
     }
 
+    /// Reuses the file from its start. It is not truncated: truncating a
+    /// file with unwritten data makes some file systems (ext4) write it all
+    /// to disk first; the unlinked file's pages are simply dropped at exit.
     private func resetFile() {
-        _ = ftruncate(file, 0)
         lseek(file, 0, SEEK_SET)
         spilled = 0
     }

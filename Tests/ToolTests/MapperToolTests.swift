@@ -135,3 +135,30 @@ final class MapperToolTests: XCTestCase {
         XCTAssertEqual(run.lines.count, 1)
     }
 }
+
+extension MapperToolTests {
+    /// A response whose records pass the 4 MiB held in memory: they spill to
+    /// a temporary file and still come out whole, once, in order; an invalid
+    /// one of the same size yields nothing.
+    func test_feedMap_largeResponsesSpillAndStayAllOrNothing() throws {
+        func response(_ count: Int, badLast: Bool) -> String {
+            let items = (0..<count).map { i -> String in
+                let id = badLast && i == count - 1 ? "nope" : String(format: "%08X-0000-4000-8000-%012X", i, i)
+                return #"{"id":"\#(id)","description":"a description long enough to fill the buffer quickly, item \#(i)","image":"http://h/\#(i)"}"#
+            }
+            return #"{"status":200,"body":{"items":["# + items.joined(separator: ",") + "]}}\n"
+        }
+        let dir = temporaryDirectory(self)
+        let input = response(40_000, badLast: false) + response(40_000, badLast: true) + response(2, badLast: false)
+        try input.write(toFile: dir + "/in", atomically: true, encoding: .utf8)
+        let run = sh(#"TMPDIR="$T" feed-map < "$T/in" > "$T/out"; echo $?; wc -l < "$T/out"; head -1 "$T/out"; tail -2 "$T/out" | head -1; ls "$T""#,
+                     environment: ["T": dir], timeout: 120)
+        let lines = run.lines
+        XCTAssertEqual(lines.first, "65", run.out + run.stderr)
+        XCTAssertEqual(lines.dropFirst().first?.trimmingCharacters(in: .whitespaces), "40003")
+        XCTAssertEqual(lines.dropFirst(2).first, #"{"id":"00000000-0000-4000-8000-000000000000","description":"a description long enough to fill the buffer quickly, item 0","url":"http://h/0"}"#)
+        XCTAssertEqual(lines.dropFirst(3).first, lines.dropFirst(2).first, "the small response follows the error record: \(run.out)")
+        XCTAssertEqual(Array(lines.dropFirst(4)).sorted(), ["in", "out"], "the temporary file is gone")
+        XCTAssertTrue(run.stderr.contains("stdin:2: feed item 40000: id is not a UUID"), run.stderr)
+    }
+}

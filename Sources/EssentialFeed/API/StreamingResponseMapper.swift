@@ -79,8 +79,8 @@ public struct StreamingResponseMapper {
         var streamed: Result<Void, Rejection>?
         var deferred: Response.Body?
         while try reader.nextMember(key: &key) {
-            switch key {
-            case Keys.error:
+            switch Field(key) {
+            case .error:
                 if try reader.peekKind() == .string {
                     scratch.removeAll(keepingCapacity: true)
                     try reader.string(into: &scratch, decode: true)
@@ -89,7 +89,7 @@ public struct StreamingResponseMapper {
                     try reader.skipValue()
                     errorKind = .internal
                 }
-            case Keys.url:
+            case .url:
                 if try reader.peekKind() == .string {
                     scratch.removeAll(keepingCapacity: true)
                     try reader.string(into: &scratch, decode: true)
@@ -98,7 +98,7 @@ public struct StreamingResponseMapper {
                     try reader.skipValue()
                     url = nil
                 }
-            case Keys.status:
+            case .status:
                 if try reader.peekKind() == .number {
                     scratch.removeAll(keepingCapacity: true)
                     try reader.number(into: &scratch)
@@ -109,7 +109,7 @@ public struct StreamingResponseMapper {
                     status = nil
                     statusInvalid = true
                 }
-            case Keys.body:
+            case .body:
                 sink.discard()
                 streamed = nil
                 if let status, !statusInvalid, errorKind == nil, deferred == nil {
@@ -127,7 +127,7 @@ public struct StreamingResponseMapper {
                         deferred = .json(document, node: document.root)
                     }
                 }
-            case Keys.bodyBase64:
+            case .bodyBase64:
                 if try reader.peekKind() == .string {
                     scratch.removeAll(keepingCapacity: true)
                     try reader.string(into: &scratch, decode: true)
@@ -238,7 +238,7 @@ public struct StreamingResponseMapper {
         try reader.beginObject()
         var items: Result<Void, Rejection>?
         while try reader.nextMember(key: &key) {
-            guard key == Keys.items else {
+            guard Field(key) == .items else {
                 try reader.skipValue()
                 continue
             }
@@ -311,19 +311,19 @@ public struct StreamingResponseMapper {
         while try reader.nextMember(key: &key) {
             switch kind {
             case .feed:
-                switch key {
-                case Keys.id: _ = try readString(&reader, &fields.id, &fields.hasID, &fields.idIsString)
-                case Keys.image: fields.aEscaped = try readString(&reader, &fields.a, &fields.hasA, &fields.aIsString)
-                case Keys.description: fields.bEscaped = try readOptional(&reader, &fields.b, &fields.hasB, &fields.bKind)
-                case Keys.location: fields.cEscaped = try readOptional(&reader, &fields.c, &fields.hasC, &fields.cKind)
+                switch Field(key) {
+                case .id: _ = try readString(&reader, &fields.id, &fields.hasID, &fields.idIsString)
+                case .image: fields.aEscaped = try readString(&reader, &fields.a, &fields.hasA, &fields.aIsString)
+                case .description: fields.bEscaped = try readOptional(&reader, &fields.b, &fields.hasB, &fields.bKind)
+                case .location: fields.cEscaped = try readOptional(&reader, &fields.c, &fields.hasC, &fields.cKind)
                 default: try reader.skipValue()
                 }
             case .comments:
-                switch key {
-                case Keys.id: _ = try readString(&reader, &fields.id, &fields.hasID, &fields.idIsString)
-                case Keys.message: fields.aEscaped = try readString(&reader, &fields.a, &fields.hasA, &fields.aIsString)
-                case Keys.createdAt: _ = try readOptional(&reader, &fields.b, &fields.hasB, &fields.bKind)
-                case Keys.author:
+                switch Field(key) {
+                case .id: _ = try readString(&reader, &fields.id, &fields.hasID, &fields.idIsString)
+                case .message: fields.aEscaped = try readString(&reader, &fields.a, &fields.hasA, &fields.aIsString)
+                case .createdAt: _ = try readOptional(&reader, &fields.b, &fields.hasB, &fields.bKind)
+                case .author:
                     fields.hasC = false
                     fields.cKind = .null
                     if try reader.peekKind() == .object {
@@ -331,7 +331,7 @@ public struct StreamingResponseMapper {
                         try reader.beginObject()
                         var inner: [UInt8] = []
                         while try reader.nextMember(key: &inner) {
-                            if inner == Keys.username {
+                            if Field(inner) == .username {
                                 fields.cEscaped = try readOptional(&reader, &fields.c, &fields.hasC, &fields.cKind)
                             } else {
                                 try reader.skipValue()
@@ -479,7 +479,15 @@ public struct StreamingResponseMapper {
                 i += 1
             }
             guard i < p.count, i + 1 < p.count else { return false }
-            // The rest: no spaces or control characters.
+            // The rest: no spaces or control characters; eight bytes at a time.
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while i + 8 <= p.count {
+                let x = UnsafeRawPointer(p.baseAddress!).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let del = x ^ (ones &* 0x7F)
+                if ((x &- ones &* 0x21) & ~x | (del &- ones) & ~del) & highs != 0 { break }
+                i += 8
+            }
             while i < p.count {
                 let c = p[i]
                 if c <= 0x20 || c == 0x7F { return false }
@@ -493,21 +501,51 @@ public struct StreamingResponseMapper {
         text.withUnsafeBufferPointer { JSONEscapes.integer($0) }
     }
 
+    /// The member names the mappers look for, told apart without building
+    /// strings: by length, then bytes.
+    enum Field: Equatable {
+        case error, url, status, body, bodyBase64, items, id, image, description, location
+        case message, createdAt, author, username, other
+
+        @inline(__always)
+        init(_ key: [UInt8]) {
+            self = key.withUnsafeBufferPointer { k -> Field in
+                func matches(_ word: StaticString) -> Bool {
+                    guard word.utf8CodeUnitCount == k.count else { return false }
+                    let w = word.utf8Start
+                    for i in 0..<k.count where w[i] != k[i] { return false }
+                    return true
+                }
+                switch k.count {
+                case 2: return matches("id") ? .id : .other
+                case 3: return matches("url") ? .url : .other
+                case 4: return matches("body") ? .body : .other
+                case 5:
+                    if matches("error") { return .error }
+                    if matches("image") { return .image }
+                    if matches("items") { return .items }
+                    return .other
+                case 6:
+                    if matches("status") { return .status }
+                    if matches("author") { return .author }
+                    return .other
+                case 7: return matches("message") ? .message : .other
+                case 8:
+                    if matches("location") { return .location }
+                    if matches("username") { return .username }
+                    return .other
+                case 10: return matches("created_at") ? .createdAt : .other
+                case 11:
+                    if matches("description") { return .description }
+                    if matches("body_base64") { return .bodyBase64 }
+                    return .other
+                default: return .other
+                }
+            }
+        }
+    }
+
     private enum Keys {
-        static let error = Array("error".utf8)
-        static let url = Array("url".utf8)
-        static let status = Array("status".utf8)
-        static let body = Array("body".utf8)
-        static let bodyBase64 = Array("body_base64".utf8)
-        static let items = Array("items".utf8)
-        static let id = Array("id".utf8)
-        static let image = Array("image".utf8)
-        static let description = Array("description".utf8)
-        static let location = Array("location".utf8)
-        static let message = Array("message".utf8)
-        static let createdAt = Array("created_at".utf8)
-        static let author = Array("author".utf8)
-        static let username = Array("username".utf8)
         static let openID = Array(#"{"id":""#.utf8)
         static let nextDescription = Array(#"","description":""#.utf8)
         static let nextLocation = Array(#"","location":""#.utf8)

@@ -239,7 +239,13 @@ public struct JSONStreamReader {
 
     /// The first byte of the next value, after blanks (nil at the end of the stream).
     /// A newline inside a line's value is an error when not `multiline`.
+    @inline(__always)
     public mutating func peek() throws(ErrorRecord) -> UInt8? {
+        // Compact input: the next byte is the token.
+        if position < end {
+            let c = buffer[position]
+            if c > 0x20 { return c }
+        }
         try skipBlanks(newlines: multiline)
         if position == end, !(try ensure(1)) { return nil }
         return buffer[position]
@@ -330,7 +336,8 @@ public struct JSONStreamReader {
                 JSONStreamReader.plainRun(p, from: position, to: end)
             }
             if stop > position {
-                out.append(contentsOf: buffer[position..<stop])
+                let from = position
+                buffer.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[from..<stop])) }
                 position = stop
             }
             if position == end {

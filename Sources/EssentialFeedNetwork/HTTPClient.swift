@@ -7,17 +7,23 @@ import FoundationNetworking
 public struct HTTPResult: Sendable, Equatable {
     public let status: Int
     public let body: [UInt8]
+    /// The URL that answered, when redirects were followed to get there;
+    /// nil when the URL asked for answered itself.
+    public let finalURL: String?
 
-    public init(status: Int, body: [UInt8]) {
+    public init(status: Int, body: [UInt8], finalURL: String? = nil) {
         self.status = status
         self.body = body
+        self.finalURL = finalURL
     }
 }
 
-/// Why no response arrived: always a `connectivity` failure.
+/// Why no usable response arrived. Every reason is a `connectivity`
+/// failure except `bodyTooLarge`: the server answered, but with more than
+/// the client accepts to hold (an `invalid_data` failure of the client).
 public struct HTTPFailure: Error, Sendable, Equatable {
     public enum Reason: Sendable, Equatable {
-        case refused, cannotResolveHost, timedOut, connectionLost, tls, tooManyRedirects, cancelled, badResponse, other
+        case refused, cannotResolveHost, timedOut, connectionLost, tls, tooManyRedirects, bodyTooLarge, cancelled, badResponse, other
     }
 
     public let reason: Reason

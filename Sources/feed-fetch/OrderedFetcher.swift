@@ -2,6 +2,11 @@ import Dispatch
 import EssentialFeed
 import EssentialFeedNetwork
 import FeedCLI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Runs requests concurrently and writes one record per input item in input order.
 ///
@@ -79,17 +84,45 @@ final class OrderedFetcher: @unchecked Sendable {
             let outcome: Outcome
             switch result {
             case let .success(response):
-                diagnostics.debug("GET \(url): \(response.status), \(response.body.count) bytes, \(milliseconds) ms")
-                var writer = JSONWriter(capacity: response.body.count + 128)
-                Response.fromBody(url: url, status: response.status, bytes: response.body).write(to: &writer)
-                outcome = Outcome(line: writer.bytes, failure: nil, message: nil)
+                let redirected = response.finalURL.map { ", redirected to \($0)" } ?? ""
+                diagnostics.debug("GET \(url): \(response.status), \(response.body.count) bytes, \(milliseconds) ms\(redirected)")
+                outcome = Outcome(line: OrderedFetcher.record(url: url, response), failure: nil, message: nil)
             case let .failure(failure):
                 diagnostics.debug("GET \(url): failed after \(milliseconds) ms: \(failure.message)")
-                outcome = OrderedFetcher.outcome(ErrorRecord(.connectivity, failure.message, context: [.init("url", url)]))
+                outcome = OrderedFetcher.outcome(ErrorRecord(OrderedFetcher.kind(of: failure), failure.message, context: [.init("url", url)]))
             }
             let waiting = lock.withLock { inFlight.removeValue(forKey: url) ?? [] }
             for sequence in waiting { complete(sequence, outcome) }
         }
+    }
+
+    /// The response record: `url` is the URL asked for; `final_url` (only
+    /// when redirects were followed) the one that answered.
+    static func record(url: String, _ response: HTTPResult) -> [UInt8] {
+        let record = Response.fromBody(url: url, status: response.status, bytes: response.body)
+        var writer = JSONWriter(capacity: response.body.count + response.body.count / 3 + 256)
+        guard let finalURL = response.finalURL else {
+            record.write(to: &writer)
+            return writer.bytes
+        }
+        writer.beginObject()
+        writer.member("url", url)
+        writer.member("status", response.status)
+        writer.member("final_url", finalURL)
+        switch record.body {
+        case let .json(document, node):
+            writer.member("body", document, node)
+        case let .bytes(bytes):
+            writer.member("body_base64", Data(bytes).base64EncodedString())
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// The kind of a failed request: no response is a `connectivity`
+    /// failure; a body over the size limit is this tool's `invalid_data`.
+    static func kind(of failure: HTTPFailure) -> ErrorKind {
+        failure.reason == .bodyTooLarge ? .invalidData : .connectivity
     }
 
     private static func outcome(_ error: ErrorRecord) -> Outcome {

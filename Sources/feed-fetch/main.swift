@@ -14,7 +14,10 @@ let tool = Tool(
       {"url":…,"status":N,"body":JSON}          when the body is JSON
       {"url":…,"status":N,"body_base64":"…"}    otherwise
     Any HTTP status is a response. No response at all (refused, DNS, TLS,
-    reset, a body cut short, a timeout) is a connectivity error record.
+    reset, a body cut short, a timeout, too many redirects) is a connectivity
+    error record; a body over --max-body is an invalid_data error record.
+    Redirects are followed: "url" stays the URL asked for, and "final_url"
+    (only when redirected) names the one that answered.
 
     URLs come from the operands; an operand - reads standard input there.
     Without operands, URLs come from standard input: plain URL lines, or
@@ -28,6 +31,10 @@ let tool = Tool(
       --comments ID     fetch the comments of image ID
                         (BASE/v1/image/ID/comments)
       --limit N         items of the first feed page (default 10)
+      --max-body BYTES  the largest body accepted; suffixes k, M, G
+                        (1024-based; default 64M)
+      --max-redirects N redirects followed at most, 0-20 (default 5;
+                        0: a 3xx is the response)
       --parallel N      requests in flight at most, 1-64 (default 8)
       --timeout SECONDS bound on each whole request (default 30)
       -h, --help        print this help and exit
@@ -36,22 +43,50 @@ let tool = Tool(
     environment: FEED_BASE_URL, FEED_LOG (debug: one line per request
     started, finished or failed).
 
-    exit status: 0 all handled, 64 usage, 65 invalid input line,
-    69 connectivity, or the status of the first error record met
+    exit status: 0 all handled, 64 usage, 65 invalid input line or body
+    over --max-body, 69 connectivity, or the status of the first error
+    record met
     (see essential-feed(7)).
 
     """,
-    options: [.value("--base-url"), .value("--comments"), .value("--limit"), .value("--parallel"), .value("--timeout")]
+    options: [
+        .value("--base-url"), .value("--comments"), .value("--limit"), .value("--max-body"),
+        .value("--max-redirects"), .value("--parallel"), .value("--timeout"),
+    ]
 )
+
+/// A number of bytes: digits with an optional k, M or G (1024-based,
+/// case-insensitive), or nil when the option is absent.
+func byteCount(_ name: String) throws(ErrorRecord) -> Int? {
+    guard let text = arguments.value(name) else { return nil }
+    var digits = Substring(text)
+    var multiplier = 1
+    switch digits.last {
+    case "k"?, "K"?: multiplier = 1 << 10
+    case "m"?, "M"?: multiplier = 1 << 20
+    case "g"?, "G"?: multiplier = 1 << 30
+    default: break
+    }
+    if multiplier > 1 { digits = digits.dropLast() }
+    guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+          let n = Int(digits), n <= Int.max / multiplier else {
+        throw ErrorRecord(.usage, "\(name) takes a number of bytes, optionally with k, M or G, not '\(text)'")
+    }
+    return n * multiplier
+}
 
 let arguments = tool.arguments
 let parallel: Int
 let timeout: Double
 let limit: Int
+let maxRedirects: Int
+let maxBody: Int
 do {
     parallel = try arguments.integer("--parallel", in: 1...64) ?? 8
     timeout = try arguments.seconds("--timeout") ?? 30
     limit = try arguments.integer("--limit", in: 1...1000) ?? FeedEndpoint.defaultLimit
+    maxRedirects = try arguments.integer("--max-redirects", in: 0...URLSessionHTTPClient.maximumRedirects) ?? 5
+    maxBody = try byteCount("--max-body") ?? 64 << 20
 } catch {
     tool.usageError(error.message)
 }
@@ -81,7 +116,7 @@ if let id = arguments.value("--comments") {
 
 let fetcher = OrderedFetcher(
     tool: tool,
-    client: URLSessionHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel),
+    client: URLSessionHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody),
     parallel: parallel
 )
 

@@ -181,3 +181,17 @@ final class StreamingResponseMapperTests: XCTestCase {
         XCTAssertEqual(stream(good, .feed).errors.count, 0)
     }
 }
+
+extension StreamingResponseMapperTests {
+    /// Refilling at the very end of the stream moves the kept bytes: a number
+    /// read there must still be reported at the end, not past it.
+    func test_streaming_aNumberAtTheEndOfTheStreamIsReportedAtTheEnd() {
+        for chunk in [1, 3, 16, 65_536] {
+            let raw = stream(#"{"items":[],"x":0"#, .feed, chunk: chunk, raw: true)
+            XCTAssertEqual(raw.errors.map(\.message), ["stdin: invalid JSON at byte 18: unexpected end: unterminated object"], "chunk \(chunk)")
+            let lines = stream("{\"status\":200,\"body\":{\"items\":[]}}\n{\"status\":200,\"x\":12", .feed, chunk: chunk)
+            XCTAssertEqual(lines.errors.count, 1, "chunk \(chunk)")
+            XCTAssertTrue(lines.errors.first?.message.hasPrefix("stdin:2: ") ?? false, lines.errors.first?.message ?? "")
+        }
+    }
+}

@@ -460,9 +460,12 @@ public struct JSONStreamReader {
         var i = position
         func at(_ j: inout Int) throws(ErrorRecord) -> UInt8? {
             if j >= end {
-                guard let shift = try refill() else { return nil }
-                j -= shift
-                if j >= end { return nil }
+                // Refilling may move the kept bytes even when it then finds the
+                // end of the stream: keep `j` relative to the token's mark.
+                let offset = j - mark!
+                let more = try refill() != nil
+                j = mark! + offset
+                if !more || j >= end { return nil }
             }
             return buffer[j]
         }

@@ -482,6 +482,21 @@ final class ReliabilityTests: XCTestCase {
         }
     }
 
+    /// A payload cut off in a number, after enough bytes that the reader's
+    /// buffer was compacted: the stream reader's position passes the end of
+    /// the data and `feed-map --raw` crashes (Illegal instruction, 132)
+    /// instead of reporting invalid data (65). See FuzzKnownBugTests.
+    func test_knownBug_rawPayloadCutOffInANumber_isInvalidDataNotACrash() throws {
+        let directory = temporaryDirectory(self)
+        let payload = #"{"items":[],"x":["# + String(repeating: " ", count: 140_000) + "1"
+        try payload.write(toFile: directory + "/cut.json", atomically: true, encoding: .utf8)
+        for tool in ["feed-map", "comments-map"] {
+            let run = sh("\(tool) --raw < \(quoted(directory + "/cut.json"))")
+            XCTAssertEqual(run.status, 65, "\(tool) --raw: \(run.stderr.prefix(300))")
+            XCTAssertTrue(run.stderr.hasPrefix("\(tool): stdin: invalid JSON at byte 140019: unexpected end"), run.stderr.prefix(300).description)
+        }
+    }
+
     /// SIGXFSZ is not ignored by the tools: a file-size limit ends them with
     /// status 153 (128 + SIGXFSZ) instead of the store error 74 the contract
     /// gives to every write failure, and the JSON store leaves `feed.json.tmp`.

@@ -34,8 +34,12 @@ public struct Diagnostics: Sendable {
     public func trace(_ message: @autoclosure () -> String) { if enabled(.trace) { emit(message()) } }
 
     private func emit(_ message: String) {
-        var line = tool + ": " + message
-        if !line.hasSuffix("\n") { line += "\n" }
+        // One diagnostic, one line: line breaks from data (a URL, say) are shown escaped.
+        var body = message
+        while body.hasSuffix("\n") { body.removeLast() }
+        body = body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
+        body = body.split(separator: "\r", omittingEmptySubsequences: false).joined(separator: "\\r")
+        let line = tool + ": " + body + "\n"
         var bytes = Array(line.utf8)
         _ = bytes.withUnsafeMutableBytes { Descriptor.writeAll(2, UnsafeRawBufferPointer($0)) }
     }

@@ -24,6 +24,8 @@ public enum Signals {
     /// Call first thing in `main`, before any thread is started.
     public static func install(output: Output) {
         signal(SIGPIPE, SIG_IGN)
+        // Past a file-size limit (`ulimit -f`) a write fails with EFBIG, a store error, not a signal.
+        signal(SIGXFSZ, SIG_IGN)
         registry.lock.withLock { registry.output = output }
         var set = sigset_t()
         sigemptyset(&set)

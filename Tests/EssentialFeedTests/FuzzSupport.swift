@@ -561,31 +561,6 @@ enum FuzzKnownBugs {
         #endif
     }
 
-    /// Whether the text ends with a digit: a number running to the end of the
-    /// stream, which the stream reader mishandles (its position passes the end
-    /// of the data; reading on can crash). Not tried until that is fixed.
-    static func endsInANumber(_ input: [UInt8]) -> Bool {
-        #if FEED_KNOWN_BUGS
-        return false
-        #else
-        guard let last = input.last else { return false }
-        return last >= 0x30 && last <= 0x39
-        #endif
-    }
-
-    /// Why the stream reader's message in document mode is known to differ
-    /// from the tape parser's, or nil: at the end of the text it names a byte
-    /// past the end (the same fault as `endsInANumber`, without the crash).
-    static func documentModeDifference(input: [UInt8], tape: JSONSyntaxError, stream: String) -> String? {
-        #if FEED_KNOWN_BUGS
-        return nil
-        #else
-        guard tape.reason.hasPrefix("unexpected end"), let range = stream.range(of: "at byte "),
-              let offset = Int(stream[range.upperBound...].prefix { $0.isNumber }), offset > input.count + 1 else { return nil }
-        return "known_bug_offset_past_the_end"
-        #endif
-    }
-
     /// `input` with every line that shows a known difference made blank
     /// (same length, so line numbers stay), and the reasons; nil when none does.
     static func blankingKnownLines(_ input: [UInt8]) -> ([UInt8], [String])? {

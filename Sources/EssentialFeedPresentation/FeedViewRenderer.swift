@@ -54,16 +54,21 @@ public struct FeedViewRenderer {
     /// Returns nil for a record that is none of these.
     public mutating func render(_ document: JSONDocument) -> String? {
         let root = document.root
-        func text(_ key: String) -> String? {
+        // Raw record text, for what is computed from it (dates).
+        func raw(_ key: String) -> String? {
             document.member(root, key).flatMap { document.string($0) }
+        }
+        // Record text to show: never a control character (TerminalText).
+        func text(_ key: String, multiline: Bool = false) -> String? {
+            raw(key).map { TerminalText.visible($0, multiline: multiline) }
         }
         if document.member(root, "error") != nil {
             return title(options.kind ?? .feed) + alert(Localized.string(.connectionError, locale: options.locale)) + "\n\n"
         }
-        if let message = text("message"), let username = text("username") {
+        if let message = text("message", multiline: true), let username = text("username") {
             var out = title(options.kind ?? .comments)
             var relative = text("relative_date")
-            if relative == nil, let created = text("created_at").flatMap(Timestamp.init(iso8601:)) {
+            if relative == nil, let created = raw("created_at").flatMap(Timestamp.init(iso8601:)) {
                 relative = dates.string(for: created, relativeTo: options.now)
             }
             out += "  " + accent(username) + (relative.map { dim(" · " + $0) } ?? "") + "\n"
@@ -73,7 +78,7 @@ public struct FeedViewRenderer {
         if let url = text("url"), document.member(root, "id") != nil {
             var out = title(options.kind ?? .feed)
             if let location = text("location") { out += wrap(location, indent: "  ", style: accent) }
-            if let description = text("description") { out += wrap(description, indent: "  ") }
+            if let description = text("description", multiline: true) { out += wrap(description, indent: "  ") }
             out += "  " + dim(url) + "\n\n"
             return out
         }

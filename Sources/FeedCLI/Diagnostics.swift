@@ -34,13 +34,33 @@ public struct Diagnostics: Sendable {
     public func trace(_ message: @autoclosure () -> String) { if enabled(.trace) { emit(message()) } }
 
     private func emit(_ message: String) {
-        // One diagnostic, one line: line breaks from data (a URL, say) are shown escaped.
-        var body = message
+        var body = Substring(message)
         while body.hasSuffix("\n") { body.removeLast() }
-        body = body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
-        body = body.split(separator: "\r", omittingEmptySubsequences: false).joined(separator: "\\r")
-        let line = tool + ": " + body + "\n"
-        var bytes = Array(line.utf8)
+        var bytes = Array(tool.utf8)
+        bytes.append(contentsOf: ": ".utf8)
+        Diagnostics.appendEscaped(body, to: &bytes)
+        bytes.append(0x0A)
         _ = bytes.withUnsafeMutableBytes { Descriptor.writeAll(2, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends `text` with every control character shown escaped, so that
+    /// one diagnostic stays one line and data in it (a URL, a message from
+    /// a record) cannot drive the terminal: `\n`, `\r`, `\t`, and `\u001B`
+    /// style escapes for the rest of C0, DEL, C1 and U+2028/U+2029.
+    static func appendEscaped(_ text: Substring, to bytes: inout [UInt8]) {
+        let hex = Array("0123456789ABCDEF".utf8)
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            switch value {
+            case 0x0A: bytes.append(contentsOf: "\\n".utf8)
+            case 0x0D: bytes.append(contentsOf: "\\r".utf8)
+            case 0x09: bytes.append(contentsOf: "\\t".utf8)
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029:
+                bytes.append(contentsOf: "\\u".utf8)
+                for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int(value >> UInt32(shift)) & 0xF]) }
+            default:
+                bytes.append(contentsOf: String(scalar).utf8)
+            }
+        }
     }
 }

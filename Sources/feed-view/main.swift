@@ -20,8 +20,10 @@ let tool = Tool(
     the relative date (the record's relative_date, from reldate, or else
     computed from created_at) and the message. An error record shows the
     localized connection error ("Couldn't connect to server") and gives
-    its exit status. While nothing has arrived and standard error is a
-    terminal, a loading indicator shows there.
+    its exit status. Control characters in records (escape sequences
+    among them) are shown as U+FFFD, never sent to the terminal. While
+    nothing has arrived and standard error is a terminal, a loading
+    indicator shows there.
 
     options:
       --kind K        feed or comments: the title to show (default: from the

@@ -130,6 +130,34 @@ final class FeedViewToolTests: XCTestCase {
 }
 
 extension FeedViewToolTests {
+    /// Records come from a server: their text never drives the terminal.
+    /// Escape sequences, other controls and bidirectional overrides show as
+    /// U+FFFD; line breaks stay line breaks only where text may wrap.
+    func test_view_showsControlCharactersFromRecordsAsReplacementCharacters() {
+        let hostile = [
+            #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a\u001b[2Jb\r\nc\u0007","location":"x\ny\u009b","url":"http://h/\u001b]0;t\u0007"}"#,
+            #"{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"m\u202Eevil\u0000","created_at":"2020-05-19T11:24:59Z","username":"u\tv\u001b[31m","relative_date":"d\u007f"}"#,
+        ].joined(separator: "\n") + "\n"
+        for color in ["never", "always"] {
+            let run = sh("feed-view --width 80 --color \(color)", stdin: hostile, environment: env)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let plain = color == "always" ? run.out.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) : run.out
+            XCTAssertEqual(plain, """
+            My Feed
+
+              x y\u{FFFD}
+              a\u{FFFD}[2Jb
+              c\u{FFFD}
+              http://h/\u{FFFD}]0;t\u{FFFD}
+
+              u v\u{FFFD}[31m · d\u{FFFD}
+              m\u{FFFD}evil\u{FFFD}
+
+
+            """, color)
+        }
+    }
+
     func test_view_usageErrorsGoToStandardErrorOnly() {
         for args in ["--bogus", "--width", "--kind x", "extra"] {
             let run = sh("feed-view \(args) < /dev/null")

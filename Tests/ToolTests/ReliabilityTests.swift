@@ -66,7 +66,7 @@ final class ReliabilityTests: XCTestCase {
             XCTAssertFalse(run.stderr.contains("reset-failed"), run.stderr)
             var statuses: [Int32: Int] = [:]
             var hangs = 0, signals = 0, undocumented = 0, brokenLines = 0, badDiagnostics = 0, changedStore = 0
-            var reported = 0, knownBugs = 0
+            var reported = 0
             /// Every failure is counted; the first few of each filter are reported.
             func fail(_ message: String, file: StaticString = #filePath, line: UInt = #line) {
                 reported += 1
@@ -105,12 +105,8 @@ final class ReliabilityTests: XCTestCase {
                 }
                 let err = (try? String(contentsOfFile: file + ".err", encoding: .utf8)) ?? ""
                 for line in err.split(separator: "\n", omittingEmptySubsequences: false).dropLast() where !line.hasPrefix(filter.name + ": ") {
-                    if KnownBugs.urlWithALineBreakSplitsTheDiagnostic(input) {
-                        knownBugs += 1  // reported: test_knownBug_aURLWithALineBreak_keepsEachDiagnosticOnOneLine
-                    } else {
-                        badDiagnostics += 1
-                        fail("\(what): a diagnostic line without the '\(filter.name): ' prefix: \(line.prefix(200).debugDescription)")
-                    }
+                    badDiagnostics += 1
+                    fail("\(what): a diagnostic line without the '\(filter.name): ' prefix: \(line.prefix(200).debugDescription)")
                     break
                 }
                 if isSave, rc != 0 {
@@ -122,7 +118,7 @@ final class ReliabilityTests: XCTestCase {
                 }
             }
             let statusText = statuses.keys.sorted().map { "\($0):\(statuses[$0]!)" }.joined(separator: ",")
-            figures.append("smoke tool=\(label) inputs=\(inputs.count) statuses=\(statusText) hangs=\(hangs) signals=\(signals) undocumented=\(undocumented) broken_lines=\(brokenLines) bad_diagnostics=\(badDiagnostics) changed_store=\(changedStore) known_bugs=\(knownBugs) seconds=\(String(format: "%.1f", Date().timeIntervalSince(started)))")
+            figures.append("smoke tool=\(label) inputs=\(inputs.count) statuses=\(statusText) hangs=\(hangs) signals=\(signals) undocumented=\(undocumented) broken_lines=\(brokenLines) bad_diagnostics=\(badDiagnostics) changed_store=\(changedStore) seconds=\(String(format: "%.1f", Date().timeIntervalSince(started)))")
         }
         for line in figures { settings.report(line) }
     }
@@ -462,7 +458,7 @@ final class ReliabilityTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".tmp"), "no temporary file is left")
             XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save < \(quoted(directory + "/big.ndjson"))").status, 0, "a later save works")
             XCTAssertEqual(sh("feed-cache --store \(quoted(store)) load < /dev/null").out, big)
-            // Not ignored: what happens is reported (the tool is ended by SIGXFSZ: status 128 + 25).
+            // Not ignored by the shell either: the tool ignores it itself (see the report).
             XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: old).status, 0)
             let killed = sh("ulimit -f 8; feed-cache --store \(quoted(store)) save < \(quoted(directory + "/big.ndjson")); echo \"status=$?\"")
             let leftover = FileManager.default.fileExists(atPath: store + ".tmp")
@@ -485,21 +481,22 @@ final class ReliabilityTests: XCTestCase {
         }
     }
 
-    #if FEED_KNOWN_BUGS
-    /// Every line of standard error starts with the tool's name (CONTRACT §1);
-    /// a record's URL is appended to the message as it is, line breaks and all.
-    func test_knownBug_aURLWithALineBreak_keepsEachDiagnosticOnOneLine() {
-        let run = sh("feed-map", stdin: #"{"url":"http://h/x\ny","status":500,"body":{"items":[]}}"# + "\n")
+    /// Every line of standard error starts with the tool's name (CONTRACT §1),
+    /// and data in a diagnostic cannot drive the terminal: a URL's line
+    /// breaks and escape characters are shown escaped.
+    func test_aURLWithALineBreakOrAnEscape_keepsEachDiagnosticOnOneLineAndInert() {
+        let run = sh("feed-map", stdin: #"{"url":"http://h/x\ny\u001b]0;title\u0007\u009b2J","status":500,"body":{"items":[]}}"# + "\n")
         XCTAssertEqual(run.status, 65)
-        for line in run.stderr.split(separator: "\n") {
-            XCTAssertTrue(line.hasPrefix("feed-map: "), "a diagnostic line without its prefix: \(line.debugDescription)")  // "y)"
-        }
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("feed-map: "), run.stderr)
+        XCTAssertTrue(run.stderr.contains(#"http://h/x\ny\u001B]0;title\u0007\u009B2J"#), run.stderr)
+        XCTAssertFalse(run.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, run.stderr)
     }
 
-    /// SIGXFSZ is not ignored by the tools: a file-size limit ends them with
-    /// status 153 (128 + SIGXFSZ) instead of the store error 74 the contract
-    /// gives to every write failure, and the JSON store leaves `feed.json.tmp`.
-    func test_knownBug_fileSizeLimit_withoutTheShellIgnoringSIGXFSZ_isStill74() throws {
+    /// SIGXFSZ is ignored by the tools: a file-size limit is the store error
+    /// 74 the contract gives to every write failure, not death by signal
+    /// (153), and the JSON store leaves no `feed.json.tmp`.
+    func test_fileSizeLimit_withoutTheShellIgnoringSIGXFSZ_isStill74() throws {
         let directory = temporaryDirectory(self)
         let big = Self.feed(prefix: "B16B", count: 2000)
         try big.write(toFile: directory + "/big.ndjson", atomically: true, encoding: .utf8)
@@ -515,7 +512,6 @@ final class ReliabilityTests: XCTestCase {
         let out = sh("ulimit -f 8; feed-cache --store \(quoted(store)) load > \(quoted(directory + "/out.ndjson"))")
         XCTAssertEqual(out.status, 74, "standard output past the limit: \(out.stderr)")
     }
-    #endif
 
     // MARK: - Helpers
 
@@ -539,21 +535,6 @@ final class ReliabilityTests: XCTestCase {
     static func feedResponse(prefix: String, count: Int) -> String {
         let items = feed(prefix: prefix, count: count).split(separator: "\n").map { $0.replacingOccurrences(of: #""url":"#, with: #""image":"#) }
         return #"{"url":"http://h/v1/feed","status":200,"body":{"items":["# + items.joined(separator: ",") + "]}}\n"
-    }
-}
-
-/// Bugs reported to the owner: the committed suite counts them instead of
-/// failing; built with `-DFEED_KNOWN_BUGS` it fails on them.
-enum KnownBugs {
-    /// A URL holding an escaped line break (`\n`, `\r`) is written into the
-    /// diagnostic as it is, which splits it over two lines of standard error.
-    static func urlWithALineBreakSplitsTheDiagnostic(_ input: Data) -> Bool {
-        #if FEED_KNOWN_BUGS
-        return false
-        #else
-        let text = String(decoding: input, as: UTF8.self)
-        return text.contains("\\n") || text.contains("\\r") || text.contains("\\u000") || text.contains("\\u2028")
-        #endif
     }
 }
 

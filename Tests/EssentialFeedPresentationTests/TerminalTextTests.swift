@@ -1,0 +1,34 @@
+import EssentialFeedPresentation
+import XCTest
+
+final class TerminalTextTests: XCTestCase {
+    func test_visible_keepsTextWithoutControlsAsItIs() {
+        let text = "Ünïcödé, emoji 👍🏽, Ελληνικά, עברית and a plain line"
+        XCTAssertEqual(TerminalText.visible(text, multiline: false), text)
+        XCTAssertEqual(TerminalText.visible(text, multiline: true), text)
+    }
+
+    func test_visible_replacesC0ExceptLineBreaksAndTab_DEL_AndC1() {
+        for value in Array(0x00...0x1F) + Array(0x7F...0x9F) where ![0x09, 0x0A, 0x0D, 0x85].contains(value) {
+            let scalar = Unicode.Scalar(UInt32(value))!
+            XCTAssertEqual(TerminalText.visible("a\(scalar)b", multiline: true), "a\u{FFFD}b", "U+\(String(value, radix: 16))")
+        }
+    }
+
+    func test_visible_replacesBidirectionalEmbeddingsOverridesAndIsolates() {
+        for value in Array(0x202A...0x202E) + Array(0x2066...0x2069) {
+            let scalar = Unicode.Scalar(UInt32(value))!
+            XCTAssertEqual(TerminalText.visible("a\(scalar)b", multiline: false), "a\u{FFFD}b")
+        }
+    }
+
+    func test_visible_keepsLineBreaksOnlyWhenMultiline() {
+        let text = "1\n2\r\n3\r4\u{85}5\u{2028}6\u{2029}7\t8"
+        XCTAssertEqual(TerminalText.visible(text, multiline: true), "1\n2\n3\n4\n5\n6\n7 8")
+        XCTAssertEqual(TerminalText.visible(text, multiline: false), "1 2 3 4 5 6 7 8")
+    }
+
+    func test_visible_replacesAWholeEscapeSequenceIntroducerButKeepsItsPrintableRest() {
+        XCTAssertEqual(TerminalText.visible("\u{1B}]0;title\u{07}", multiline: false), "\u{FFFD}]0;title\u{FFFD}")
+    }
+}

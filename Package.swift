@@ -45,7 +45,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Infrastructure without networking: cache stores, files, locks.
         .target(name: "EssentialFeedInfra", dependencies: ["EssentialFeed", "CSQLite"]),
-        // Infrastructure with networking: the HTTP client on FoundationNetworking.
+        // Infrastructure with networking: HTTP/1.1 on POSIX sockets for http://, URLSession
+        // (FoundationNetworking, libcurl) for https://, created only when first needed.
         // Kept apart so that tools that do not fetch never load Foundation's networking stack.
         .target(name: "EssentialFeedNetwork", dependencies: ["EssentialFeed"]),
         // Command-line plumbing shared by every tool: arguments, records in and out,

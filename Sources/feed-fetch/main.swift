@@ -17,7 +17,9 @@ let tool = Tool(
     reset, a body cut short, a timeout, too many redirects) is a connectivity
     error record; a body over --max-body is an invalid_data error record.
     Redirects are followed: "url" stays the URL asked for, and "final_url"
-    (only when redirected) names the one that answered.
+    (only when redirected) names the one that answered. http:// uses
+    feed-fetch's own HTTP/1.1 client, keeping connections open for the next
+    requests; https:// uses the system's libcurl.
 
     URLs come from the operands; an operand - reads standard input there.
     Without operands, URLs come from standard input: plain URL lines, or
@@ -85,7 +87,7 @@ do {
     parallel = try arguments.integer("--parallel", in: 1...64) ?? 8
     timeout = try arguments.seconds("--timeout") ?? 30
     limit = try arguments.integer("--limit", in: 1...1000) ?? FeedEndpoint.defaultLimit
-    maxRedirects = try arguments.integer("--max-redirects", in: 0...URLSessionHTTPClient.maximumRedirects) ?? 5
+    maxRedirects = try arguments.integer("--max-redirects", in: 0...SocketHTTPClient.maximumRedirects) ?? 5
     maxBody = try byteCount("--max-body") ?? 64 << 20
 } catch {
     tool.usageError(error.message)
@@ -114,11 +116,16 @@ if let id = arguments.value("--comments") {
     initialURLs = [ImageCommentsEndpoint(imageID: uuid).url(requireBaseURL())]
 }
 
-let fetcher = OrderedFetcher(
-    tool: tool,
-    client: URLSessionHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody),
-    parallel: parallel
+/// http:// on the toolkit's own HTTP/1.1 client (keep-alive, no crash on a
+/// server that closes mid-head); https:// (and redirects to it) on
+/// URLSession, made only when first needed.
+let client = SocketHTTPClient(
+    timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
+    fallback: LazyHTTPClient {
+        URLSessionHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody)
+    }
 )
+let fetcher = OrderedFetcher(tool: tool, client: client, parallel: parallel)
 
 /// Reads standard input: plain URL lines, or records with a url field.
 func readStandardInput() {

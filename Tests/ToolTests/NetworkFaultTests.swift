@@ -114,6 +114,22 @@ final class NetworkFaultTests: XCTestCase {
         cache.assertUnchanged()
     }
 
+    func test_serverClosingInTheMiddleOfTheHead_isConnectivity69AndLeavesTheCacheUnchanged() throws {
+        // FoundationNetworking traps on this (SIGILL); feed-fetch's own HTTP client reports it.
+        let server = try Served(test: self)
+        let cache = try SavedCache(from: server.base, in: temporaryDirectory(self))
+        let closing = try RawSocketServer { connection in
+            guard connection.readRequest() != nil else { return }
+            connection.send("HTTP/1.1 200 OK\r\nContent-Type: application/js")
+        }
+        defer { closing.stop() }
+        let url = closing.base + "/v1/feed?limit=2"
+        let run = fetchIntoCache(url, store: cache.store)
+        assertFailure(run, "connectivity", status: 69, message: "connection lost", url: url)
+        XCTAssertFalse(run.stderr.contains("Fatal error"), run.stderr)
+        cache.assertUnchanged()
+    }
+
     func test_headersThatNeverEnd_timeOutAfterTheTimeoutAndLeaveTheCacheUnchanged() throws {
         let server = try Served(test: self)
         let cache = try SavedCache(from: server.base, in: temporaryDirectory(self))
@@ -289,69 +305,5 @@ final class NetworkFaultTests: XCTestCase {
             }
             XCTAssertEqual(Array(decoded), bodies[name], name)
         }
-    }
-}
-
-/// A raw HTTP server on 127.0.0.1, for what feed-serve cannot do: it
-/// answers its first connection with a head without `Content-Length`, then
-/// body bytes without end (until the client leaves, or 1 GiB), 64 KiB a
-/// millisecond at most (a fast network rather than a loopback flood).
-private final class EndlessBodyServer: @unchecked Sendable {
-    let port: UInt16
-    private let listener: Int32
-    private let left = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var sentBytes = 0
-
-    /// The body bytes sent so far.
-    var sent: Int { lock.withLock { sentBytes } }
-
-    init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(listener, pointer, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listener)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        self.listener = listener
-        Thread.detachNewThread { [self] in
-            defer { left.signal() }
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
-            defer { close(fd) }
-            // The request head fits in one read on loopback; then send without end.
-            var request = [UInt8](repeating: 0, count: 64 << 10)
-            _ = request.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            let head = Array("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n".utf8)
-            _ = head.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
-            while sent < 1 << 30 {
-                let n = chunk.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if n <= 0 { break }
-                lock.withLock { sentBytes += n }
-                usleep(1000)
-            }
-        }
-    }
-
-    /// Waits until the client closed its end (sending failed).
-    func waitUntilClientLeft(timeout: Double) -> Bool {
-        left.wait(timeout: .now() + timeout) == .success
-    }
-
-    func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 }

@@ -1,0 +1,497 @@
+@testable import EssentialFeedNetwork
+import Foundation
+import XCTest
+
+/// The socket client (http) against the HTTP client spec, and what only it does.
+final class SocketHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
+    override func makeClient(timeout: Double, maxRedirects: Int, maxBodyBytes: Int) -> HTTPClient {
+        SocketHTTPClient(timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes)
+    }
+
+    func test_get_deliversStatusAndBodyOf200() throws {
+        try spec_get_deliversStatusAndBodyOf200()
+    }
+
+    func test_get_deliversNon200StatusesAsResponses() throws {
+        try spec_get_deliversNon200StatusesAsResponses()
+    }
+
+    func test_get_deliversUnknownPathAs404Response() throws {
+        try spec_get_deliversUnknownPathAs404Response()
+    }
+
+    func test_get_deliversImageBytesExactly() throws {
+        try spec_get_deliversImageBytesExactly()
+    }
+
+    func test_get_failsWithRefusedOnAClosedPort() {
+        spec_get_failsWithRefusedOnAClosedPort()
+    }
+
+    func test_get_failsWithTimeoutWhenTheServerIsSlowerThanTheBound() {
+        spec_get_failsWithTimeoutWhenTheServerIsSlowerThanTheBound()
+    }
+
+    func test_get_timeoutBoundsTheWholeRequestNotOnlyIdleTime() {
+        spec_get_timeoutBoundsTheWholeRequestNotOnlyIdleTime()
+    }
+
+    func test_get_failsWhenTheBodyIsCutShort() {
+        spec_get_failsWhenTheBodyIsCutShort()
+    }
+
+    func test_get_failsWhenTheConnectionIsReset() {
+        spec_get_failsWhenTheConnectionIsReset()
+    }
+
+    func test_cancel_deliversCancelledOnceAndPromptly() {
+        spec_cancel_deliversCancelledOnceAndPromptly()
+    }
+
+    func test_get_failsWithTimeoutWhenTheHeadersNeverEnd() {
+        spec_get_failsWithTimeoutWhenTheHeadersNeverEnd()
+    }
+
+    func test_get_fractionalTimeoutLetsAFasterResponseThrough() throws {
+        try spec_get_fractionalTimeoutLetsAFasterResponseThrough()
+    }
+
+    func test_get_followsRedirectsUpToTheLimitAndNamesTheFinalURL() throws {
+        try spec_get_followsRedirectsUpToTheLimitAndNamesTheFinalURL()
+    }
+
+    func test_get_hasNoFinalURLWhenNotRedirected() throws {
+        try spec_get_hasNoFinalURLWhenNotRedirected()
+    }
+
+    func test_get_failsWithTooManyRedirectsPastTheLimit() {
+        spec_get_failsWithTooManyRedirectsPastTheLimit()
+    }
+
+    func test_get_withNoRedirectsAllowedDeliversThe3xxAsTheResponse() throws {
+        try spec_get_withNoRedirectsAllowedDeliversThe3xxAsTheResponse()
+    }
+
+    func test_get_failsWhenTheDeclaredBodyIsLargerThanTheLimit() {
+        spec_get_failsWhenTheDeclaredBodyIsLargerThanTheLimit()
+    }
+
+    func test_get_acceptsABodyOfExactlyTheLimit() throws {
+        try spec_get_acceptsABodyOfExactlyTheLimit()
+    }
+
+    func test_get_stopsReadingAnEndlessBodyWithoutLengthPastTheLimit() throws {
+        try spec_get_stopsReadingAnEndlessBodyWithoutLengthPastTheLimit()
+    }
+
+    func test_get_deliversNonUTF8AndBinaryBodiesExactly() throws {
+        try spec_get_deliversNonUTF8AndBinaryBodiesExactly()
+    }
+
+    // MARK: Own behaviours
+
+    private func client(timeout: Double = 5, connections: Int = 8, maxBodyBytes: Int = 64 << 20, fallback: HTTPClient? = nil) -> SocketHTTPClient {
+        SocketHTTPClient(timeout: timeout, maxConnectionsPerHost: connections, maxBodyBytes: maxBodyBytes, fallback: fallback)
+    }
+
+    private func failure(_ result: Result<HTTPResult, HTTPFailure>, file: StaticString = #filePath, line: UInt = #line) -> HTTPFailure? {
+        guard case let .failure(failure) = result else {
+            XCTFail("expected a failure, got \(result)", file: file, line: line)
+            return nil
+        }
+        return failure
+    }
+
+    private func body(_ result: Result<HTTPResult, HTTPFailure>) -> String? {
+        (try? result.get()).map { String(decoding: $0.body, as: UTF8.self) }
+    }
+
+    func test_get_sendsAnHTTP11GETWithTheFieldsItPromises() throws {
+        let heads = Recorder()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                connection.respond("ok")
+            }
+        }
+        defer { server.stop() }
+        _ = try result(of: client(), "http://us%65r:p%40ss@127.0.0.1:\(server.port)/a%20b/c d?q=1#fragment").get()
+        let head = try XCTUnwrap(heads.all.first)
+        let lines = head.components(separatedBy: "\r\n")
+        XCTAssertEqual(lines.first, "GET /a%20b/c%20d?q=1 HTTP/1.1")
+        for field in ["Host: 127.0.0.1:\(server.port)", "Connection: keep-alive", "Accept-Encoding: identity",
+                      "User-Agent: feed-fetch", "Authorization: Basic dXNlcjpwQHNz"] {
+            XCTAssertTrue(lines.contains(field), "\(field) in \(head)")
+        }
+        XCTAssertTrue(head.hasSuffix("\r\n\r\n"))
+    }
+
+    func test_get_reusesAKeepAliveConnectionForTheNextRequests() throws {
+        let server = try RawSocketServer.keepAlive("ok")
+        defer { server.stop() }
+        let client = client()
+        for index in 0..<5 {
+            XCTAssertEqual(body(result(of: client, server.base + "/\(index)")), "ok")
+        }
+        XCTAssertEqual(server.accepted, 1, "one connection for five requests")
+    }
+
+    func test_get_opensAtMostMaxConnectionsPerHostAndQueuesTheRest() throws {
+        let server = try RawSocketServer { connection in
+            while connection.readRequest() != nil {
+                usleep(50_000)
+                guard connection.respond("ok") else { return }
+            }
+        }
+        defer { server.stop() }
+        let client = client(connections: 2)
+        let group = DispatchGroup()
+        let bodies = Recorder()
+        for index in 0..<8 {
+            group.enter()
+            client.get(server.base + "/\(index)") { result in
+                bodies.append((try? result.get()).map { String(decoding: $0.body, as: UTF8.self) } ?? "failed")
+                group.leave()
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(bodies.all, Array(repeating: "ok", count: 8))
+        XCTAssertLessThanOrEqual(server.mostOpenAtOnce, 2)
+        XCTAssertLessThanOrEqual(server.accepted, 2)
+    }
+
+    func test_get_retriesOnANewConnectionWhenTheIdleOneWasClosedWithTheRequestUnanswered() throws {
+        let server = try RawSocketServer { connection in
+            if connection.index == 0 {
+                // Answers once, then takes the next request and closes: an idle timeout met at the wrong moment.
+                guard connection.readRequest() != nil else { return }
+                connection.respond("first")
+                _ = connection.readRequest()
+                return
+            }
+            while connection.readRequest() != nil { connection.respond("again") }
+        }
+        defer { server.stop() }
+        let client = client()
+        XCTAssertEqual(body(result(of: client, server.base + "/1")), "first")
+        XCTAssertEqual(body(result(of: client, server.base + "/2")), "again")
+        XCTAssertEqual(server.accepted, 2)
+    }
+
+    func test_get_retriesOnANewConnectionWhenTheIdleOneWasClosedMeanwhile() throws {
+        let server = try RawSocketServer { connection in
+            // Answers without Connection: close, then closes while the connection is idle.
+            guard connection.readRequest() != nil else { return }
+            connection.respond(connection.index == 0 ? "first" : "again")
+        }
+        defer { server.stop() }
+        let client = client()
+        XCTAssertEqual(body(result(of: client, server.base + "/1")), "first")
+        usleep(100_000)
+        XCTAssertEqual(body(result(of: client, server.base + "/2")), "again")
+    }
+
+    func test_get_doesNotRetryOnceTheResponseHasBegun() throws {
+        let server = try RawSocketServer { connection in
+            guard connection.readRequest() != nil else { return }
+            connection.respond("first")
+            guard connection.readRequest() != nil else { return }
+            connection.send("HTTP/1.1 200 OK\r\nContent-Le")
+        }
+        defer { server.stop() }
+        let client = client()
+        XCTAssertEqual(body(result(of: client, server.base + "/1")), "first")
+        XCTAssertEqual(failure(result(of: client, server.base + "/2"))?.reason, .connectionLost)
+        XCTAssertEqual(server.accepted, 1, "not sent again")
+    }
+
+    func test_get_failsWithConnectionLostWhenTheServerClosesInTheMiddleOfTheHead() throws {
+        for sent in ["HTTP/1.1 200 OK\r\nContent-Le", "HTTP/1.", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n", ""] {
+            let server = try RawSocketServer { connection in
+                guard connection.readRequest() != nil else { return }
+                connection.send(sent)
+            }
+            defer { server.stop() }
+            let failure = failure(result(of: client(), server.base + "/v1/feed"))
+            XCTAssertEqual(failure?.reason, .connectionLost, sent)
+            XCTAssertEqual(failure?.message, "connection lost", sent)
+        }
+    }
+
+    func test_get_decodesAChunkedBodyArrivingInPiecesAndKeepsTheConnection() throws {
+        let server = try RawSocketServer { connection in
+            guard connection.readRequest() != nil else { return }
+            for piece in ["HTTP/1.1 200 OK\r\nTransfer-Enc", "oding: chunked\r\n\r\n5", ";name=value\r\nhel", "lo\r\n7\r\n, world\r",
+                          "\n10\r\n 0123456789abcde\r\n0\r\n", "X-Trailer: t\r\n\r\n"] {
+                connection.send(piece)
+                usleep(20_000)
+            }
+            guard connection.readRequest() != nil else { return }
+            connection.respond("next")
+        }
+        defer { server.stop() }
+        let client = client()
+        XCTAssertEqual(body(result(of: client, server.base + "/chunked")), "hello, world 0123456789abcde")
+        XCTAssertEqual(body(result(of: client, server.base + "/next")), "next")
+        XCTAssertEqual(server.accepted, 1)
+    }
+
+    func test_get_failsWithConnectionLostWhenAChunkedBodyIsCutShort() throws {
+        let server = try RawSocketServer { connection in
+            guard connection.readRequest() != nil else { return }
+            connection.send("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
+        }
+        defer { server.stop() }
+        XCTAssertEqual(failure(result(of: client(), server.base + "/"))?.reason, .connectionLost)
+    }
+
+    func test_get_failsWithBodyTooLargeWhenChunksPassTheLimit() throws {
+        let server = try RawSocketServer { connection in
+            guard connection.readRequest() != nil else { return }
+            let chunk = "7d0\r\n" + String(repeating: "x", count: 2000) + "\r\n"
+            connection.send("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk + chunk + chunk + "0\r\n\r\n")
+        }
+        defer { server.stop() }
+        let failure = failure(result(of: client(maxBodyBytes: 4096), server.base + "/"))
+        XCTAssertEqual(failure?.reason, .bodyTooLarge)
+        XCTAssertEqual(failure?.message, "response body larger than 4096 bytes")
+    }
+
+    func test_get_readsABodyWithoutLengthUntilTheServerCloses() throws {
+        let server = try RawSocketServer { connection in
+            guard connection.readRequest() != nil else { return }
+            connection.send(connection.index == 0 ? "HTTP/1.1 200 OK\r\n\r\nuntil " : "HTTP/1.0 200 OK\r\n\r\nclose")
+        }
+        defer { server.stop() }
+        let client = client()
+        XCTAssertEqual(body(result(of: client, server.base + "/1")), "until ")
+        XCTAssertEqual(body(result(of: client, server.base + "/2")), "close")
+    }
+
+    func test_get_deliversA204AndA304WithoutWaitingForABody() throws {
+        let server = try RawSocketServer { connection in
+            guard connection.readRequest() != nil else { return }
+            connection.send("HTTP/1.1 204 No Content\r\n\r\n")
+            guard connection.readRequest() != nil else { return }
+            connection.send("HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n")
+            guard connection.readRequest() != nil else { return }
+            connection.respond("after")
+        }
+        defer { server.stop() }
+        let client = client(timeout: 2)
+        XCTAssertEqual(try result(of: client, server.base + "/1").get(), HTTPResult(status: 204, body: []))
+        XCTAssertEqual(try result(of: client, server.base + "/2").get(), HTTPResult(status: 304, body: []))
+        XCTAssertEqual(body(result(of: client, server.base + "/3")), "after")
+        XCTAssertEqual(server.accepted, 1)
+    }
+
+    func test_get_skipsInformationalHeads() throws {
+        let server = try RawSocketServer { connection in
+            guard connection.readRequest() != nil else { return }
+            connection.send("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        }
+        defer { server.stop() }
+        XCTAssertEqual(try result(of: client(), server.base + "/").get(), HTTPResult(status: 200, body: Array("ok".utf8)))
+    }
+
+    func test_get_followsRelativeRedirectsResolvedAgainstTheCurrentURL() throws {
+        let heads = Recorder()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head.components(separatedBy: "\r\n")[0])
+                if head.hasPrefix("GET /a/b/c ") {
+                    connection.respond(status: 302, "", headers: "Location: ../d?x=1\r\n")
+                } else if head.hasPrefix("GET /a/d?x=1 ") {
+                    connection.respond(status: 301, "moved", headers: "Location: /final\r\n")
+                } else {
+                    connection.respond("done")
+                }
+            }
+        }
+        defer { server.stop() }
+        let response = try result(of: client(), server.base + "/a/b/c").get()
+        XCTAssertEqual(response, HTTPResult(status: 200, body: Array("done".utf8), finalURL: server.base + "/final"))
+        XCTAssertEqual(heads.all, ["GET /a/b/c HTTP/1.1", "GET /a/d?x=1 HTTP/1.1", "GET /final HTTP/1.1"])
+        XCTAssertEqual(server.accepted, 1, "redirects to the same host reuse the connection")
+    }
+
+    func test_get_failsWithBadResponseWhenTheHeadIsLargerThanTheLimit() throws {
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                let size = head.hasPrefix("GET /big ") ? 70_000 : 60_000
+                guard connection.respond("ok", headers: "X-Big: \(String(repeating: "x", count: size))\r\n") else { return }
+            }
+        }
+        defer { server.stop() }
+        let failure = failure(result(of: client(), server.base + "/big"))
+        XCTAssertEqual(failure?.reason, .badResponse)
+        XCTAssertEqual(failure?.message, "bad response: response head larger than 65536 bytes")
+        XCTAssertEqual(body(result(of: client(), server.base + "/fits")), "ok", "a head of 60 KB is fine")
+    }
+
+    func test_get_failsWithBadResponseOnAMalformedHead() throws {
+        let heads = [
+            "HTTP/2 200\r\n\r\n", "HTTP/1.1 2x0 OK\r\n\r\n", "ICY 200 OK\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nno colon\r\n\r\n", "HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nabc",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        ]
+        for head in heads {
+            let server = try RawSocketServer { connection in
+                guard connection.readRequest() != nil else { return }
+                connection.send(head)
+            }
+            defer { server.stop() }
+            XCTAssertEqual(failure(result(of: client(), server.base + "/"))?.reason, .badResponse, head)
+        }
+    }
+
+    func test_get_connectsByNameAndToIPv6Literals() throws {
+        let server = try RawSocketServer.keepAlive("by name")
+        defer { server.stop() }
+        // localhost may resolve to ::1 first, where nothing listens: the next address is tried.
+        XCTAssertEqual(body(result(of: client(), "http://localhost:\(server.port)/")), "by name")
+        let refused = failure(result(of: client(), "http://[::1]:\(server.port)/"))
+        XCTAssertTrue([.refused, .other].contains(refused?.reason), "an IPv6 address is connected to: \(String(describing: refused))")
+        XCTAssertEqual(failure(result(of: client(), "http://[::1/"))?.message, "not a valid URL")
+    }
+
+    func test_get_failsWithCannotResolveHostForAnUnknownName() {
+        let failure = failure(result(of: client(timeout: 20), "http://no-such-host.invalid/"))
+        XCTAssertEqual(failure?.reason, .cannotResolveHost)
+        XCTAssertEqual(failure?.message, "cannot resolve host")
+    }
+
+    func test_get_handsHTTPSURLsAndRedirectsToTheFallback() throws {
+        // The https "server" notes the first byte it gets: 0x16 starts a TLS handshake.
+        let firstBytes = Recorder()
+        let secure = try RawSocketServer { connection in
+            var byte: UInt8 = 0
+            if recv(connection.fd, &byte, 1, 0) == 1 { firstBytes.append(String(byte)) }
+        }
+        defer { secure.stop() }
+        let plain = try RawSocketServer { connection in
+            while connection.readRequest() != nil {
+                connection.respond(status: 302, "", headers: "Location: https://127.0.0.1:\(secure.port)/secure\r\n")
+            }
+        }
+        defer { plain.stop() }
+        let fallback = URLSessionHTTPClient(timeout: 5)
+        let redirected = failure(result(of: client(fallback: fallback), plain.base + "/"))
+        XCTAssertNotEqual(redirected?.message, "unsupported URL: no client for https")
+        XCTAssertNotNil(failure(result(of: client(fallback: fallback), "https://127.0.0.1:\(secure.port)/direct")))
+        XCTAssertEqual(firstBytes.all, ["22", "22"], "both went to the fallback, which spoke TLS")
+
+        XCTAssertEqual(failure(result(of: client(), plain.base + "/"))?.message, "unsupported URL: no client for https")
+    }
+
+    func test_get_timeoutCoversTheWaitForAConnection() throws {
+        let server = try RawSocketServer { connection in
+            _ = connection.readRequest()
+            connection.hold(10)
+        }
+        defer { server.stop() }
+        let client = SocketHTTPClient(timeout: 0.5, maxConnectionsPerHost: 1)
+        client.get(server.base + "/holds-the-connection") { _ in }
+        let started = Date()
+        let failure = failure(result(of: client, server.base + "/waits"))
+        XCTAssertEqual(failure?.reason, .timedOut)
+        XCTAssertEqual(failure?.message, "timed out after 0.5 s")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+    }
+
+    func test_get_boundsARedirectToHTTPSByTheTimeLeft() throws {
+        // The https server takes the connection and never answers the handshake.
+        let secure = try RawSocketServer { connection in connection.hold(10) }
+        defer { secure.stop() }
+        let plain = try RawSocketServer { connection in
+            while connection.readRequest() != nil {
+                connection.respond(status: 302, "", headers: "Location: https://127.0.0.1:\(secure.port)/secure\r\n")
+            }
+        }
+        defer { plain.stop() }
+        let client = SocketHTTPClient(timeout: 1, fallback: URLSessionHTTPClient(timeout: 30))
+        let started = Date()
+        let failure = failure(result(of: client, plain.base + "/"))
+        XCTAssertEqual(failure?.reason, .timedOut)
+        XCTAssertEqual(failure?.message, "timed out after 1 s")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the bound of the request, not the fallback's own")
+    }
+
+    func test_cancel_whileWaitingForAConnectionDeliversCancelledPromptly() throws {
+        let server = try RawSocketServer { connection in
+            _ = connection.readRequest()
+            connection.hold(10)
+        }
+        defer { server.stop() }
+        let client = client(timeout: 10, connections: 1)
+        let first = client.get(server.base + "/holds-the-connection") { _ in }
+        defer { first.cancel() }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Recorder()
+        let waiting = client.get(server.base + "/waits") { result in
+            outcome.append((try? result.get()).map { "\($0.status)" } ?? "\(result)")
+            done.signal()
+        }
+        usleep(100_000)
+        let started = Date()
+        waiting.cancel()
+        XCTAssertEqual(done.wait(timeout: .now() + 2), .success)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        XCTAssertEqual(outcome.all.count, 1)
+        XCTAssertTrue(outcome.all.first?.contains("cancelled") ?? false, "\(outcome.all)")
+    }
+}
+
+/// Strings noted from any thread.
+private final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String] = []
+
+    func append(_ value: String) { lock.withLock { values.append(value) } }
+    var all: [String] { lock.withLock { values } }
+}
+
+/// Reference resolution, against the examples of RFC 3986, 5.4.
+final class SocketHTTPURLTests: XCTestCase {
+    func test_resolving_followsTheExamplesOfRFC3986() throws {
+        let base = try XCTUnwrap(SocketHTTPURL("http://a/b/c/d;p?q"))
+        let examples = [
+            "g": "http://a/b/c/g", "./g": "http://a/b/c/g", "g/": "http://a/b/c/g/", "/g": "http://a/g", "//g": "http://g",
+            "?y": "http://a/b/c/d;p?y", "g?y": "http://a/b/c/g?y", "#s": "http://a/b/c/d;p?q#s", "g#s": "http://a/b/c/g#s",
+            ";x": "http://a/b/c/;x", "g;x": "http://a/b/c/g;x", "": "http://a/b/c/d;p?q", ".": "http://a/b/c/", "./": "http://a/b/c/",
+            "..": "http://a/b/", "../": "http://a/b/", "../g": "http://a/b/g", "../..": "http://a/", "../../": "http://a/",
+            "../../g": "http://a/g", "../../../g": "http://a/g", "/./g": "http://a/g", "/../g": "http://a/g", "g.": "http://a/b/c/g.",
+            ".g": "http://a/b/c/.g", "g..": "http://a/b/c/g..", "..g": "http://a/b/c/..g", "./../g": "http://a/b/g",
+            "./g/.": "http://a/b/c/g/", "g/./h": "http://a/b/c/g/h", "g/../h": "http://a/b/c/h", "g;x=1/./y": "http://a/b/c/g;x=1/y",
+            "g;x=1/../y": "http://a/b/c/y", "g?y/./x": "http://a/b/c/g?y/./x", "https://other/x": "https://other/x",
+        ]
+        for (reference, expected) in examples {
+            XCTAssertEqual(base.resolving(reference), expected, reference)
+        }
+    }
+}
+
+/// The https fallback is made only when first needed.
+final class LazyHTTPClientTests: XCTestCase {
+    func test_get_makesTheClientOnFirstUseOnly() throws {
+        let server = try RawSocketServer.keepAlive("lazy")
+        defer { server.stop() }
+        let made = Recorder()
+        let lazy = LazyHTTPClient {
+            made.append("made")
+            return SocketHTTPClient(timeout: 5)
+        }
+        XCTAssertEqual(made.all, [], "not made before it is used")
+        for _ in 0..<2 {
+            let done = DispatchSemaphore(value: 0)
+            lazy.get(server.base + "/") { result in
+                XCTAssertEqual((try? result.get())?.body, Array("lazy".utf8))
+                done.signal()
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        }
+        XCTAssertEqual(made.all, ["made"], "made once")
+        XCTAssertEqual(server.accepted, 1, "the one client made keeps its connection")
+    }
+}

@@ -1,0 +1,1 @@
+../EssentialFeedInfraTests/RawSocketServer.swift

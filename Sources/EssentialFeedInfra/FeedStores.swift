@@ -1,12 +1,15 @@
 import EssentialFeed
 
-/// Someone who removes temporary files when the process is interrupted
-/// (the tools' signal handling): a store says when a temporary file of its
-/// own may exist, and when it no longer does.
+/// Someone who cleans up when the process is interrupted (the tools' signal
+/// handling): a store says when a temporary file of its own may exist, and
+/// when it no longer does, or what to undo while a write transaction runs.
 public protocol TemporaryFiles: AnyObject {
     /// `path` may be created from now on; returns a token for `done`.
     func mayCreate(_ path: String) -> Int
-    /// The file of `token` is gone (renamed or removed).
+    /// Until `done(token)`, an interrupt runs `cleanup` (e.g. rolling a
+    /// transaction back) before the process ends; returns the token.
+    func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> Int
+    /// The file of `token` is gone (renamed or removed), or its cleanup is no longer needed.
     func done(_ token: Int)
 }
 
@@ -39,7 +42,7 @@ public enum FeedStores {
         }
         switch kind(forPath: path) {
         case .json: return JSONFileFeedStore(path: path, wait: wait, temporaryFiles: temporaryFiles)
-        case .sqlite: return SQLiteFeedStore(path: path, wait: wait)
+        case .sqlite: return SQLiteFeedStore(path: path, wait: wait, temporaryFiles: temporaryFiles)
         }
     }
 

@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -32,6 +37,20 @@ import EssentialFeed
 ///   A database that has the SQLite header but is damaged inside is reported
 ///   (`database disk image is malformed`) and left for the user to remove.
 /// - Timestamps are stored as integer seconds and nanoseconds: exact.
+/// - Saves stream: `FeedStoreTransaction.beginFeed` inserts each image as it
+///   comes, inside the open write transaction, with one prepared statement
+///   bound without copies; ids already in the feed are found in a set of the
+///   ids written (16 bytes each), and past `idsInMemory` ids through a unique
+///   index on `feed_image(id)` made for the transaction and dropped before it
+///   commits (the schema at rest does not change). SQLite's page cache is
+///   limited to `cacheKiB`: past it, SQLite spills pages to the file under its
+///   exclusive lock, and the rollback journal still restores the old feed
+///   should the transaction not commit. Loads step the rows and lend their
+///   text (`forEachCachedImage`): memory stays bounded whatever the feed's size.
+/// - Interrupted (SIGINT, SIGTERM) during a write transaction, the process
+///   rolls it back before it ends (through `TemporaryFiles.onInterrupt`), so
+///   no journal is left behind; killed outright, the journal left behind
+///   restores the old feed at the next access (SQLite's hot journal rollback).
 /// - Nothing is created until the first write transaction, which creates the
 ///   missing directories (0700) and the file (0600; SQLite gives its journal
 ///   the same mode).
@@ -44,6 +63,13 @@ public final class SQLiteFeedStore: FeedStore {
     public let wait: Double
     private var connection: SQLiteConnection?
     private var running = false
+    /// Told about each write transaction, so that an interrupted process rolls it back.
+    public var temporaryFiles: (any TemporaryFiles)?
+    /// How many ids a save keeps in memory to find repeated ones before it
+    /// indexes the ids in the file instead (memory: about 32 bytes an id).
+    public var idsInMemory = 196_000
+    /// The page cache of a connection, in KiB (SQLite's default is 2000).
+    public static let cacheKiB = 6_144
 
     /// The schema version this release writes and reads.
     public static let schemaVersion = 1
@@ -51,9 +77,10 @@ public final class SQLiteFeedStore: FeedStore {
     public static let applicationID: Int32 = 0x4546_6564
 
     /// Opens nothing yet: the file is opened at the first transaction.
-    public init(path: String, wait: Double) {
+    public init(path: String, wait: Double, temporaryFiles: (any TemporaryFiles)? = nil) {
         self.path = path
         self.wait = wait.isNaN ? 0 : max(wait, 0)
+        self.temporaryFiles = temporaryFiles
     }
 
     public func transaction<T>(_ body: (any FeedStoreTransaction) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
@@ -69,15 +96,21 @@ public final class SQLiteFeedStore: FeedStore {
                 return result
             }
             guard let connection = begun else { continue }
-            let tx = SQLiteTransaction(connection)
+            let token = temporaryFiles?.onInterrupt(RollbackOnInterrupt(connection).run)
+            defer { if let token { temporaryFiles?.done(token) } }
+            let tx = SQLiteTransaction(connection, idsInMemory: idsInMemory)
             do throws(ErrorRecord) {
-                if try connection.schema() == .uninitialized { try connection.createSchema() }
+                try connection.guarded { () throws(ErrorRecord) in
+                    if try connection.schema() == .uninitialized { try connection.createSchema() }
+                }
                 let result = try body(tx)
                 try tx.commit()
                 return result
             } catch {
                 tx.end()
+                connection.interruptGuard.lock()
                 connection.rollback()
+                connection.interruptGuard.unlock()
                 throw error
             }
         }
@@ -104,7 +137,7 @@ public final class SQLiteFeedStore: FeedStore {
         try lock.truncate(path)
         // The connection's own locks are no-ops under the exclusive lock held, and COMMIT releases it.
         try connection.execute("BEGIN IMMEDIATE", "write")
-        let writer = SQLiteTransaction(connection)
+        let writer = SQLiteTransaction(connection, idsInMemory: idsInMemory)
         do throws(ErrorRecord) {
             try connection.createSchema()
             if case .success(let cached)? = snapshot.cache { try writer.insert(cached.feed, timestamp: cached.timestamp) }
@@ -131,7 +164,7 @@ public final class SQLiteFeedStore: FeedStore {
             if try connection.schema() == .uninitialized {
                 result = try body(FeedStoreSnapshotTransaction(FeedStoreSnapshot()))
             } else {
-                let reader = SQLiteTransaction(connection)
+                let reader = SQLiteTransaction(connection, idsInMemory: idsInMemory)
                 defer { reader.end() }
                 result = try body(reader)
             }
@@ -214,6 +247,9 @@ final class SQLiteConnection {
     private let identity: (dev_t, ino_t)?
     /// Whether a failure since the transaction began said the file is not a database or is damaged.
     var corruptionDetected = false
+    /// Held while the connection is used in a write transaction, so that an
+    /// interrupt's rollback (on another thread) never runs in the middle of a call.
+    let interruptGuard = InterruptGuard()
 
     init(path: String, wait: Double) throws(ErrorRecord) {
         self.path = path
@@ -242,6 +278,15 @@ final class SQLiteConnection {
         } catch where corruptionDetected {
             corruptionDetected = false
         }
+        sqlite3_exec(db, "PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB)", nil, nil, nil)
+    }
+
+    /// Runs `body` holding `interruptGuard`.
+    @inline(__always)
+    func guarded<T>(_ body: () throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
+        interruptGuard.lock()
+        defer { interruptGuard.unlock() }
+        return try body()
     }
 
     deinit { sqlite3_close_v2(db) }
@@ -417,7 +462,7 @@ final class SQLiteStatement {
     deinit { sqlite3_finalize(statement) }
 
     /// SQLite copies bound values (`SQLITE_TRANSIENT`).
-    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+    static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
     func bind(_ index: Int32, _ text: String?) throws(ErrorRecord) {
         guard var text else { return try check(sqlite3_bind_null(statement, index)) }
@@ -464,6 +509,26 @@ final class SQLiteStatement {
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
+    /// The text of `column` in SQLite's own buffer (valid until the next step), nil for NULL.
+    @inline(__always)
+    func textBytes(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard let pointer = sqlite3_column_text(statement, column) else { return nil }
+        return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
+    /// Binds `text` without copying it (`SQLITE_STATIC`): it must stay valid
+    /// until the statement is stepped and reset. Nil binds NULL.
+    @inline(__always)
+    static func bindStatic(_ statement: OpaquePointer, _ index: Int32, _ text: UnsafeBufferPointer<UInt8>?) -> Int32 {
+        guard let text else { return sqlite3_bind_null(statement, index) }
+        guard let base = text.baseAddress, text.count > 0 else {
+            return sqlite3_bind_text(statement, index, "", 0, transient)
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: text.count) {
+            sqlite3_bind_text64(statement, index, $0, UInt64(text.count), nil, UInt8(SQLITE_UTF8))
+        }
+    }
+
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
     func text(_ column: Int32) -> String? {
@@ -480,24 +545,41 @@ final class SQLiteStatement {
 }
 
 /// The operations of one SQLite transaction; usable only while it runs.
+/// Every use of the connection holds its interrupt guard.
 final class SQLiteTransaction: FeedStoreTransaction {
     private let connection: SQLiteConnection
+    private let idsInMemory: Int
     private var active = true
     private var feedChanged = false
+    /// The writer of the feed being written, if any.
+    private var writer: SQLiteFeedWriter?
 
-    init(_ connection: SQLiteConnection) {
+    init(_ connection: SQLiteConnection, idsInMemory: Int) {
         self.connection = connection
+        self.idsInMemory = idsInMemory
     }
 
-    func end() { active = false }
+    func end() {
+        active = false
+        endWriter()
+    }
 
-    /// Applies the image data rule and commits.
+    private func endWriter() {
+        writer?.active = false
+        writer = nil
+    }
+
+    /// Drops the save's index, applies the image data rule and commits.
     func commit() throws(ErrorRecord) {
         try checkActive()
-        if feedChanged {
-            try connection.execute("DELETE FROM image_data WHERE url NOT IN (SELECT url FROM feed_image)", "write")
+        try connection.guarded { () throws(ErrorRecord) in
+            if writer?.indexed == true { try connection.execute("DROP INDEX IF EXISTS \(SQLiteFeedWriter.indexName)", "write") }
+            endWriter()
+            if feedChanged, try connection.integer("SELECT EXISTS (SELECT 1 FROM image_data)", "write") != 0 {
+                try connection.execute("DELETE FROM image_data WHERE url NOT IN (SELECT url FROM feed_image)", "write")
+            }
+            try connection.execute("COMMIT", "write")
         }
-        try connection.execute("COMMIT", "write")
         active = false
     }
 
@@ -507,82 +589,152 @@ final class SQLiteTransaction: FeedStoreTransaction {
 
     private var path: String { connection.path }
 
+    private func damaged(_ reason: String) -> ErrorRecord {
+        ErrorRecord(.store, "\(path): damaged feed cache: \(reason)")
+    }
+
     func retrieve() throws(ErrorRecord) -> CachedFeed? {
-        try checkActive()
-        let header = try connection.prepare("SELECT timestamp_seconds, timestamp_nanoseconds FROM feed_cache WHERE singleton = 1", "read")
-        guard try header.step() else { return nil }
-        let nanoseconds = header.int64(1)
-        guard (0..<1_000_000_000).contains(nanoseconds) else {
-            throw ErrorRecord(.store, "\(path): damaged feed cache: invalid timestamp")
-        }
-        let timestamp = Timestamp(seconds: header.int64(0), nanoseconds: Int32(nanoseconds))
-        let rows = try connection.prepare("SELECT id, description, location, url FROM feed_image ORDER BY position", "read")
+        guard let timestamp = try retrieveTimestamp() else { return nil }
         var feed: [FeedImage] = []
-        while try rows.step() {
-            let item = feed.count + 1
-            guard let id = rows.text(0).flatMap(Identifiers.uuid) else {
-                throw ErrorRecord(.store, "\(path): damaged feed cache: item \(item) has no valid id")
-            }
-            guard let url = rows.text(3) else {
-                throw ErrorRecord(.store, "\(path): damaged feed cache: item \(item) has no url")
-            }
-            feed.append(FeedImage(id: id, description: rows.text(1), location: rows.text(2), url: url))
-        }
+        try forEachCachedImage { image in feed.append(image.image) }
         return CachedFeed(feed: feed, timestamp: timestamp)
     }
 
-    func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
+    private func retrieveTimestamp() throws(ErrorRecord) -> Timestamp? {
         try checkActive()
-        try connection.execute("DELETE FROM feed_image", "write")
-        let row = try connection.prepare("INSERT INTO feed_image (position, id, description, location, url) VALUES (?, ?, ?, ?, ?)", "write")
-        for (position, image) in feed.enumerated() {
-            try row.bind(1, Int64(position))
-            try row.bind(2, image.id.canonicalString)
-            try row.bind(3, image.description)
-            try row.bind(4, image.location)
-            try row.bind(5, image.url)
-            _ = try row.step()
-            row.reset()
+        return try connection.guarded { () throws(ErrorRecord) -> Timestamp? in
+            let header = try connection.prepare("SELECT timestamp_seconds, timestamp_nanoseconds FROM feed_cache WHERE singleton = 1", "read")
+            guard try header.step() else { return nil }
+            return try timestamp(header.int64(0), header.int64(1))
         }
-        let header = try connection.prepare("INSERT OR REPLACE INTO feed_cache (singleton, timestamp_seconds, timestamp_nanoseconds) VALUES (1, ?, ?)", "write")
-        try header.bind(1, timestamp.seconds)
-        try header.bind(2, Int64(timestamp.nanoseconds))
-        _ = try header.step()
-        feedChanged = true
+    }
+
+    private func timestamp(_ seconds: Int64, _ nanoseconds: Int64) throws(ErrorRecord) -> Timestamp {
+        guard (0..<1_000_000_000).contains(nanoseconds) else { throw damaged("invalid timestamp") }
+        return Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
+    }
+
+    func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? {
+        try checkActive()
+        return try connection.guarded { () throws(ErrorRecord) -> CachedFeedHeader? in
+            let header = try connection.prepare("SELECT timestamp_seconds, timestamp_nanoseconds, (SELECT count(*) FROM feed_image) FROM feed_cache WHERE singleton = 1", "read")
+            guard try header.step() else { return nil }
+            return CachedFeedHeader(timestamp: try timestamp(header.int64(0), header.int64(1)), count: Int(header.int64(2)))
+        }
+    }
+
+    func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        try checkActive()
+        let rows = try connection.guarded { () throws(ErrorRecord) in
+            try connection.prepare("SELECT id, description, location, url FROM feed_image ORDER BY position", "read")
+        }
+        var item = 0
+        let canonical = UnsafeMutablePointer<UInt8>.allocate(capacity: 36)
+        defer { canonical.deallocate() }
+        while true {
+            // The guard is held while SQLite's buffers are lent, so that an interrupt's rollback cannot free them.
+            let more = try connection.guarded { () throws(ErrorRecord) -> Bool in
+                guard try rows.step() else { return false }
+                item += 1
+                guard let url = rows.textBytes(3) else { throw damaged("item \(item) has no url") }
+                guard var id = rows.textBytes(0) else { throw damaged("item \(item) has no valid id") }
+                if !UUID.isCanonicalText(id) {
+                    guard let uuid = Identifiers.uuid(bytes: id) else { throw damaged("item \(item) has no valid id") }
+                    UUID.writeCanonical(uuid.uuid, to: canonical)
+                    id = UnsafeBufferPointer(start: canonical, count: 36)
+                }
+                try body(CachedImageText(id: id, description: rows.textBytes(1), location: rows.textBytes(2), url: url))
+                return true
+            }
+            if !more { return }
+        }
+    }
+
+    func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
+        let writer = try beginFeed(timestamp: timestamp, keepingCachedImages: false)
+        for image in feed { _ = try writer.add(image) }
+    }
+
+    func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
+        try checkActive()
+        return try connection.guarded { () throws(ErrorRecord) -> any FeedImageWriter in
+            endWriter()
+            var ids = IDSet()
+            var position: Int64 = 0
+            var indexed = false
+            if keepingCachedImages {
+                let count = try connection.integer("SELECT count(*) FROM feed_image", "read")
+                if count > idsInMemory {
+                    indexed = true
+                } else {
+                    ids = IDSet(minimumCapacity: Int(count))
+                    let rows = try connection.prepare("SELECT id FROM feed_image ORDER BY position", "read")
+                    var item = 0
+                    while try rows.step() {
+                        item += 1
+                        guard let text = rows.textBytes(0), let id = Identifiers.uuid(bytes: text) else {
+                            throw damaged("item \(item) has no valid id")
+                        }
+                        _ = ids.insert(id)
+                    }
+                }
+                position = try connection.integer("SELECT coalesce(max(position) + 1, 0) FROM feed_image", "read")
+            } else {
+                try connection.execute("DELETE FROM feed_image", "write")
+            }
+            let header = try connection.prepare("INSERT OR REPLACE INTO feed_cache (singleton, timestamp_seconds, timestamp_nanoseconds) VALUES (1, ?, ?)", "write")
+            try header.bind(1, timestamp.seconds)
+            try header.bind(2, Int64(timestamp.nanoseconds))
+            _ = try header.step()
+            feedChanged = true
+            let writer = try SQLiteFeedWriter(connection, position: position, ids: ids, idsInMemory: idsInMemory)
+            if indexed { try writer.indexIDs() }
+            self.writer = writer
+            return writer
+        }
     }
 
     func deleteCachedFeed() throws(ErrorRecord) {
         try checkActive()
-        try connection.execute("DELETE FROM feed_cache", "write")
-        let deleted = sqlite3_changes(connection.db)
-        try connection.execute("DELETE FROM feed_image", "write")
-        if deleted > 0 || sqlite3_changes(connection.db) > 0 { feedChanged = true }
+        try connection.guarded { () throws(ErrorRecord) in
+            endWriter()
+            try connection.execute("DELETE FROM feed_cache", "write")
+            let deleted = sqlite3_changes(connection.db)
+            try connection.execute("DELETE FROM feed_image", "write")
+            if deleted > 0 || sqlite3_changes(connection.db) > 0 { feedChanged = true }
+        }
     }
 
     func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
         try checkActive()
-        let statement = try connection.prepare("INSERT OR REPLACE INTO image_data (url, data) VALUES (?, ?)", "write")
-        try statement.bind(1, url)
-        try statement.bind(2, data)
-        _ = try statement.step()
+        try connection.guarded { () throws(ErrorRecord) in
+            let statement = try connection.prepare("INSERT OR REPLACE INTO image_data (url, data) VALUES (?, ?)", "write")
+            try statement.bind(1, url)
+            try statement.bind(2, data)
+            _ = try statement.step()
+        }
     }
 
     func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
         try checkActive()
-        let statement = try connection.prepare("SELECT data FROM image_data WHERE url = ?", "read")
-        try statement.bind(1, url)
-        guard try statement.step() else { return nil }
-        return statement.bytes(0)
+        return try connection.guarded { () throws(ErrorRecord) -> [UInt8]? in
+            let statement = try connection.prepare("SELECT data FROM image_data WHERE url = ?", "read")
+            try statement.bind(1, url)
+            guard try statement.step() else { return nil }
+            return statement.bytes(0)
+        }
     }
 
     func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
         try checkActive()
-        let statement = try connection.prepare("SELECT url FROM image_data", "read")
-        var urls = Set<String>()
-        while try statement.step() {
-            if let url = statement.text(0) { urls.insert(url) }
+        return try connection.guarded { () throws(ErrorRecord) -> Set<String> in
+            let statement = try connection.prepare("SELECT url FROM image_data", "read")
+            var urls = Set<String>()
+            while try statement.step() {
+                if let url = statement.text(0) { urls.insert(url) }
+            }
+            return urls
         }
-        return urls
     }
 
     /// The item count and timestamp of the cached feed, without decoding it.
@@ -600,5 +752,187 @@ final class SQLiteTransaction: FeedStoreTransaction {
         let statement = try connection.prepare("SELECT count(*), coalesce(sum(length(data)), 0) FROM image_data", "read")
         guard try statement.step() else { return (0, 0) }
         return (Int(statement.int64(0)), Int(statement.int64(1)))
+    }
+}
+
+/// Inserts the images of the feed a transaction writes, one row each, with
+/// one prepared statement whose text is bound without copies.
+final class SQLiteFeedWriter: FeedImageWriter {
+    /// The index on `feed_image(id)` a save makes when it has more ids than it keeps in memory.
+    static let indexName = "feed_image_id_while_saving"
+
+    private let connection: SQLiteConnection
+    private var statement: SQLiteStatement
+    private var position: Int64
+    private var ids: IDSet
+    private let idsInMemory: Int
+    /// Whether repeated ids are found by the index rather than by `ids`.
+    private(set) var indexed = false
+    /// False once the transaction ended or the feed was replaced.
+    var active = true
+
+    init(_ connection: SQLiteConnection, position: Int64, ids: IDSet, idsInMemory: Int) throws(ErrorRecord) {
+        self.connection = connection
+        self.position = position
+        self.ids = ids
+        self.idsInMemory = idsInMemory
+        statement = try connection.prepare("INSERT INTO feed_image (position, id, description, location, url) VALUES (?, ?, ?, ?, ?)", "write")
+    }
+
+    /// From now on repeated ids are found by a unique index (made here, on the
+    /// rows so far: they are each of another id), and `ids` is freed.
+    /// The index is sorted with a smaller cache (SQLite's sorter takes as
+    /// much memory as the page cache) so that memory stays within its bound.
+    func indexIDs() throws(ErrorRecord) {
+        ids = IDSet()
+        try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB / 4)", "write")
+        try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(Self.indexName) ON feed_image (id)", "write")
+        try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB)", "write")
+        statement = try connection.prepare("INSERT OR IGNORE INTO feed_image (position, id, description, location, url) VALUES (?, ?, ?, ?, ?)", "write")
+        indexed = true
+    }
+
+    func add(_ image: FeedImage) throws(ErrorRecord) -> Bool {
+        try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try add(text, id: image.id) }
+    }
+
+    func add(_ image: CachedImageText) throws(ErrorRecord) -> Bool {
+        guard let id = Identifiers.uuid(bytes: image.id) else {
+            throw ErrorRecord(.internal, "\(connection.path): a feed image lent with an invalid id")
+        }
+        return try add(image, id: id)
+    }
+
+    private func add(_ image: CachedImageText, id: UUID) throws(ErrorRecord) -> Bool {
+        guard active else { throw ErrorRecord(.internal, "\(connection.path): a feed writer was used after its feed or transaction ended") }
+        return try connection.guarded { () throws(ErrorRecord) -> Bool in
+            if !indexed {
+                guard ids.insert(id) else { return false }
+            }
+            let statement = self.statement.statement
+            var code = sqlite3_bind_int64(statement, 1, position)
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 2, image.id) }
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 3, image.description) }
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 4, image.location) }
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 5, image.url) }
+            if code == SQLITE_OK { code = sqlite3_step(statement) }
+            // The statement keeps pointers to the lent text, but reads them
+            // only when stepped, after the next row's bindings replaced them.
+            sqlite3_reset(statement)
+            guard code == SQLITE_DONE else { throw connection.failure(code, "write") }
+            if indexed && sqlite3_changes(connection.db) == 0 { return false }
+            position += 1
+            if !indexed && ids.count > idsInMemory { try indexIDs() }
+            return true
+        }
+    }
+}
+
+/// A set of ids, 16 bytes each in one table (open addressing, linear
+/// probing, at most 3/4 full): leaner and faster than `Set<UUID>`.
+struct IDSet {
+    private var slots: [(UInt64, UInt64)] = []
+    private(set) var count = 0
+    /// Whether the all-zero id is in the set (the table's empty mark).
+    private var hasZero = false
+
+    init(minimumCapacity: Int = 0) {
+        var capacity = minimumCapacity > 0 ? 16 : 0
+        while capacity * 3 / 4 < minimumCapacity { capacity *= 2 }
+        slots = Array(repeating: (0, 0), count: capacity)
+    }
+
+    /// Inserts `id`; false when it was there already.
+    mutating func insert(_ id: UUID) -> Bool {
+        let (a, b) = withUnsafeBytes(of: id.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+        if a == 0 && b == 0 {
+            defer { hasZero = true }
+            if hasZero { return false }
+            count += 1
+            return true
+        }
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        return slots.withUnsafeMutableBufferPointer { table in
+            let mask = table.count - 1
+            var index = Self.slot(a, b, mask)
+            while true {
+                let slot = table[index]
+                if slot.0 == 0 && slot.1 == 0 {
+                    table[index] = (a, b)
+                    count += 1
+                    return true
+                }
+                if slot.0 == a && slot.1 == b { return false }
+                index = (index + 1) & mask
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func slot(_ a: UInt64, _ b: UInt64, _ mask: Int) -> Int {
+        let mixed = (a ^ (b &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 32) & mask
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: (0, 0), count: max(old.count * 2, 16))
+        let mask = slots.count - 1
+        slots.withUnsafeMutableBufferPointer { table in
+            for (a, b) in old where a != 0 || b != 0 {
+                var index = Self.slot(a, b, mask)
+                while table[index].0 != 0 || table[index].1 != 0 { index = (index + 1) & mask }
+                table[index] = (a, b)
+            }
+        }
+    }
+}
+
+/// The rollback an interrupt runs on the signal thread for a write
+/// transaction in progress: it waits (a bounded time) for the guard, so that
+/// it never runs in the middle of a call of the main thread, and keeps it: the
+/// process ends next. Should the guard not come in time, the journal left
+/// behind restores the old feed at the next access.
+final class RollbackOnInterrupt: @unchecked Sendable {
+    private let connection: SQLiteConnection
+
+    init(_ connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    func run() {
+        guard connection.interruptGuard.lock(timeout: 2) else { return }
+        connection.rollback()
+    }
+}
+
+/// A mutex that can also be waited for a bounded time.
+final class InterruptGuard: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    /// Recursive: a body lent rows under the guard may call the transaction again.
+    init() {
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+
+    func lock(timeout seconds: Double) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + Int(seconds.truncatingRemainder(dividingBy: 1) * 1e9)
+        deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        return pthread_mutex_timedlock(mutex, &deadline) == 0
     }
 }

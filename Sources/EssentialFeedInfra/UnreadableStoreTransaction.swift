@@ -30,6 +30,18 @@ final class UnreadableStoreTransaction: FeedStoreTransaction {
         try store().retrieve()
     }
 
+    func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? {
+        try store().retrieveHeader()
+    }
+
+    func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        try store().forEachCachedImage(body)
+    }
+
+    func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
+        try store().beginFeed(timestamp: timestamp, keepingCachedImages: keepingCachedImages)
+    }
+
     func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
         try store().retrieveImageData(for: url)
     }

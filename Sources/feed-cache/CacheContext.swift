@@ -29,76 +29,77 @@ struct CacheContext {
         return LocalFeedLoader(store: try openStore(), policy: policy, currentDate: { now })
     }
 
-    /// Reads standard input to the end: the feed image records and their
-    /// lines, or nil when an error record or invalid line was met (each already
-    /// reported or passed through).
-    private func readFeed() -> (images: [FeedImage], lines: [[UInt8]])? {
-        tool.refuseTerminalInput()
-        var images: [FeedImage] = []
-        var lines: [[UInt8]] = []
-        var ids = Set<UUID>()
-        var clean = true
-        tool.forEachLine { line, number, truncated in
-            guard let document = tool.parseRecord(line, number, truncated) else { clean = false; return }
-            if let kind = RecordKind.errorKind(of: document) {
-                tool.output.line(line)
-                tool.record(kind)
-                clean = false
-                return
-            }
-            do throws(ErrorRecord) {
-                let image = try FeedImage(record: document)
-                // A feed holds each image once: the first record of an id wins.
-                guard ids.insert(image.id).inserted else {
-                    tool.diagnostics.debug("save: stdin:\(number): id \(image.id.canonicalString) already read; skipped")
-                    return
-                }
-                images.append(image)
-                lines.append(Array(line))
-            } catch {
-                tool.fail(ErrorRecord(.invalidData, "stdin:\(number): \(error.message)"))
-                clean = false
-            }
-        }
-        return clean ? (images, lines) : nil
-    }
+    /// How many bytes of records a save reads before it opens the store: a
+    /// feed that fits is saved in a transaction that never waits for its input
+    /// (the store stays free for others while a slow pipe trickles in); a
+    /// larger one streams into the open transaction, so memory stays bounded.
+    static let readAheadBytes = 1 << 20
 
+    /// Saves the feed image records read, in one transaction, as they come;
+    /// an error record or an invalid line anywhere rolls it back.
     func save(append: Bool, tee: Bool, allowEmpty: Bool) {
-        guard let (images, lines) = readFeed() else {
+        tool.refuseTerminalInput()
+        let input = SaveInput(tool: tool, tee: tee)
+        let read = input.readAhead(bytes: Self.readAheadBytes)
+        if input.rejected {
+            input.drain()
             tool.diagnostics.info("save: cache unchanged: the input had errors")
             return
         }
-        if images.isEmpty && !allowEmpty {
+        if read == 0 && input.ended && !allowEmpty {
             tool.diagnostics.info("save: no records on input: cache unchanged (--allow-empty saves an empty feed)")
             return
         }
         do throws(ErrorRecord) {
             let loader = try loader()
             if append {
-                let result = try loader.append(images)
+                let result = try loader.append(reading: input.next)
                 tool.diagnostics.info("save --append: kept \(result.kept), added \(result.added), dropped \(result.droppedExpired) expired")
             } else {
-                try loader.save(images)
-                tool.diagnostics.info("save: \(images.count) items saved to \(path)")
+                let result = try loader.save(reading: input.next)
+                tool.diagnostics.info("save: \(result.saved) items saved to \(path)")
             }
+        } catch where error == SaveInput.rejection {
+            input.drain()
+            tool.diagnostics.info("save: cache unchanged: the input had errors")
+            return
         } catch {
             if tee {
-                for line in lines { tool.output.line(line) }
+                input.readToEndForTee()
+                if !input.rejected { input.writeOn() }
                 tool.diagnostics.error(error.message)
                 tool.record(error.kind)
             } else {
                 tool.fail(error)
+                input.drain()
             }
             return
         }
-        if tee { for line in lines { tool.output.line(line) } }
+        if tee { input.writeOn() }
     }
 
+    /// Writes the cached feed, each record made straight from the store's row
+    /// (memory stays bounded whatever the feed's size). When standard output
+    /// can stall (a pipe, a socket, a terminal), the records go through a
+    /// spool (memory up to 4 MiB, then an unlinked temporary file) and are
+    /// written once the read transaction is over, so that a slow downstream
+    /// never keeps the store's writers waiting; a damaged item then writes its
+    /// error record alone. To a file or `/dev/null` they are written as the
+    /// rows are read.
     func load() {
+        var record: [UInt8] = []
+        record.reserveCapacity(1024)
+        let spool = Self.outputCanStall ? Spool(tool: tool, memoryLimit: 4 << 20) : nil
+        let output = tool.output
         do throws(ErrorRecord) {
-            switch try loader().load() {
-            case let .found(cached):
-                for image in cached.feed { tool.output.record { image.write(to: &$0) } }
+            let summary = try loader().load { (image) throws(ErrorRecord) in
+                record.removeAll(keepingCapacity: true)
+                image.appendRecord(to: &record)
+                if let spool { try spool.append(record) } else { output.line(record) }
+            }
+            switch summary {
+            case .found:
+                try spool?.replay(to: output)
             case .empty:
                 tool.fail(ErrorRecord(.notFound, "nothing cached in \(path)"))
             case let .expired(cached):
@@ -107,6 +108,17 @@ struct CacheContext {
         } catch {
             tool.fail(error)
         }
+    }
+
+    /// Whether writing standard output may wait for a reader: anything but a
+    /// regular file or a device that is not a terminal (`/dev/null`).
+    private static var outputCanStall: Bool {
+        var st = stat()
+        guard fstat(1, &st) == 0 else { return true }
+        let type = st.st_mode & S_IFMT
+        if type == S_IFREG { return false }
+        if type == S_IFCHR { return isatty(1) == 1 }
+        return true
     }
 
     func validate() {
@@ -227,6 +239,10 @@ final class InterruptCleanup: TemporaryFiles, @unchecked Sendable {
 
     func mayCreate(_ path: String) -> Int {
         Signals.onInterrupt { _ = unlink(path) }
+    }
+
+    func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> Int {
+        Signals.onInterrupt(cleanup)
     }
 
     func done(_ token: Int) {

@@ -107,6 +107,15 @@ protocol FeedImageDataStoreSpecs {
     func test_cachedImageDataURLs_deliversTheURLsThatHaveData() throws
 }
 
+/// Saving and loading image by image, with bounded memory.
+protocol StreamingFeedStoreSpecs {
+    func test_retrieveHeader_deliversTheTimestampAndCountWithoutTheImages() throws
+    func test_forEachCachedImage_lendsEachImageInOrderAsTheRecordFeedImageWrites() throws
+    func test_beginFeed_addsImagesInOrderAndKeepsTheFirstOfEachID() throws
+    func test_beginFeed_keepingCachedImages_addsAfterThemAndSkipsTheirIDs() throws
+    func test_beginFeed_keepsNothingWhenTheTransactionFailsMidway() throws
+}
+
 // MARK: - The assertions
 
 extension FeedStoreSpecs where Self: XCTestCase {
@@ -372,6 +381,106 @@ extension FeedImageDataStoreSpecs where Self: XCTestCase {
         insertImageData(anyImageData(), for: feed[0].url, to: sut, file: file, line: line)
         insertImageData(anyImageData(), for: feed[2].url, to: sut, file: file, line: line)
         XCTAssertEqual(try sut.cachedImageDataURLs(), [feed[0].url, feed[2].url], file: file, line: line)
+    }
+}
+
+extension StreamingFeedStoreSpecs where Self: XCTestCase {
+    func assertThatRetrieveHeaderDeliversTheTimestampAndCountWithoutTheImages(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNil(try sut.read { (reader) throws(ErrorRecord) in try reader.retrieveHeader() }, file: file, line: line)
+        insert(CachedFeed(feed: uniqueFeed(count: 3), timestamp: anyTimestamp()), to: sut, file: file, line: line)
+        XCTAssertEqual(try sut.read { (reader) throws(ErrorRecord) in try reader.retrieveHeader() },
+                       CachedFeedHeader(timestamp: anyTimestamp(), count: 3), file: file, line: line)
+        insert(CachedFeed(feed: [], timestamp: Timestamp(seconds: 7)), to: sut, file: file, line: line)
+        XCTAssertEqual(try sut.read { (reader) throws(ErrorRecord) in try reader.retrieveHeader() },
+                       CachedFeedHeader(timestamp: Timestamp(seconds: 7), count: 0), "an empty feed is still a cached feed", file: file, line: line)
+    }
+
+    func assertThatForEachCachedImageLendsEachImageInOrderAsTheRecordFeedImageWrites(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
+        let feed = demandingFeed()
+        insert(CachedFeed(feed: feed, timestamp: anyTimestamp()), to: sut, file: file, line: line)
+        var images: [FeedImage] = []
+        var records: [[UInt8]] = []
+        do {
+            try sut.read { (reader) throws(ErrorRecord) in
+                try reader.forEachCachedImage { image in
+                    images.append(image.image)
+                    var record: [UInt8] = []
+                    image.appendRecord(to: &record)
+                    records.append(record)
+                }
+            }
+        } catch {
+            XCTFail("Expected to visit the images, got \(error)", file: file, line: line)
+        }
+        XCTAssertEqual(images, feed, file: file, line: line)
+        let expected = feed.map { image -> [UInt8] in
+            var writer = JSONWriter()
+            image.write(to: &writer)
+            return writer.bytes
+        }
+        XCTAssertEqual(records.map { String(decoding: $0, as: UTF8.self) }, expected.map { String(decoding: $0, as: UTF8.self) },
+                       "Expected byte for byte the records FeedImage.write writes", file: file, line: line)
+    }
+
+    func assertThatBeginFeedAddsImagesInOrderAndKeepsTheFirstOfEachID(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
+        insert(CachedFeed(feed: uniqueFeed(count: 3), timestamp: anyTimestamp()), to: sut, file: file, line: line)
+        let feed = demandingFeed() + uniqueFeed(count: 50)
+        let again = FeedImage(id: feed[1].id, description: "another", location: nil, url: "https://again.example/x.png")
+        let timestamp = Timestamp(seconds: 1_800_000_000, nanoseconds: 5)
+        var added: [Bool] = []
+        do {
+            try sut.transaction { (tx) throws(ErrorRecord) in
+                let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: false)
+                for (index, image) in feed.enumerated() {
+                    // Values and lent text alike.
+                    if index.isMultiple(of: 2) {
+                        added.append(try writer.add(image))
+                    } else {
+                        added.append(try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try writer.add(text) })
+                    }
+                }
+                added.append(try writer.add(again))
+                added.append(try CachedImageText.lending(feed[0]) { (text) throws(ErrorRecord) in try writer.add(text) })
+            }
+        } catch {
+            XCTFail("Expected to save, got \(error)", file: file, line: line)
+        }
+        XCTAssertEqual(added, Array(repeating: true, count: feed.count) + [false, false], file: file, line: line)
+        expect(sut, toRetrieve: CachedFeed(feed: feed, timestamp: timestamp), file: file, line: line)
+    }
+
+    func assertThatBeginFeedKeepingCachedImagesAddsAfterThemAndSkipsTheirIDs(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
+        let cached = uniqueFeed(count: 3)
+        insert(CachedFeed(feed: cached, timestamp: anyTimestamp()), to: sut, file: file, line: line)
+        let new = uniqueFeed(count: 2)
+        let timestamp = Timestamp(seconds: 1_800_000_000)
+        do {
+            try sut.transaction { (tx) throws(ErrorRecord) in
+                let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: true)
+                XCTAssertFalse(try writer.add(cached[1]), "Expected a cached id to be skipped", file: file, line: line)
+                for image in new { XCTAssertTrue(try writer.add(image), file: file, line: line) }
+                XCTAssertFalse(try writer.add(new[0]), file: file, line: line)
+            }
+        } catch {
+            XCTFail("Expected to append, got \(error)", file: file, line: line)
+        }
+        expect(sut, toRetrieve: CachedFeed(feed: cached + new, timestamp: timestamp), file: file, line: line)
+    }
+
+    func assertThatBeginFeedKeepsNothingWhenTheTransactionFailsMidway(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
+        let kept = CachedFeed(feed: uniqueFeed(count: 2), timestamp: anyTimestamp())
+        insert(kept, to: sut, file: file, line: line)
+        let failure = ErrorRecord(.invalidData, "stdin:1001: not a feed image record")
+        let error = caughtRecord({ () throws(ErrorRecord) in
+            try sut.transaction { (tx) throws(ErrorRecord) in
+                try tx.deleteCachedFeed()
+                let writer = try tx.beginFeed(timestamp: Timestamp(seconds: 1), keepingCachedImages: false)
+                for image in uniqueFeed(count: 1000) { _ = try writer.add(image) }
+                throw failure
+            }
+        }, file: file, line: line)
+        XCTAssertEqual(error, failure, file: file, line: line)
+        expect(sut, toRetrieve: kept, file: file, line: line)
     }
 }
 

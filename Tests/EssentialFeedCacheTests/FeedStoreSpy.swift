@@ -9,7 +9,11 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
         case beginRead
         case endRead
         case retrieve
+        case retrieveHeader
+        case forEachCachedImage
         case insert([FeedImage], Timestamp)
+        case beginFeed(Timestamp, keepingCachedImages: Bool)
+        case add(FeedImage)
         case deleteCachedFeed
         case insertImageData([UInt8], for: String)
         case retrieveImageData(for: String)
@@ -21,6 +25,8 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
     /// What `transaction` and `read` fail with before running their body (a busy or unopenable store).
     var openingError: ErrorRecord?
     var retrievalResult: Result<CachedFeed?, ErrorRecord> = .success(nil)
+    /// Whether `add` says each image was added (else: its id was in the feed already).
+    var addsImages = true
     var deletionError: ErrorRecord?
     var insertionError: ErrorRecord?
     var imageDataInsertionError: ErrorRecord?
@@ -61,6 +67,8 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
     private struct ReadOnly: FeedStoreReader {
         let spy: FeedStoreSpy
         func retrieve() throws(ErrorRecord) -> CachedFeed? { try spy.retrieve() }
+        func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? { try spy.retrieveHeader() }
+        func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) { try spy.forEachCachedImage(body) }
         func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? { try spy.retrieveImageData(for: url) }
         func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> { try spy.cachedImageDataURLs() }
     }
@@ -70,6 +78,32 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
     func retrieve() throws(ErrorRecord) -> CachedFeed? {
         messages.append(.retrieve)
         return try retrievalResult.get()
+    }
+
+    func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? {
+        messages.append(.retrieveHeader)
+        return try retrievalResult.get().map { CachedFeedHeader(timestamp: $0.timestamp, count: $0.feed.count) }
+    }
+
+    func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        messages.append(.forEachCachedImage)
+        for image in try retrievalResult.get()?.feed ?? [] { try CachedImageText.lending(image, to: body) }
+    }
+
+    func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
+        messages.append(.beginFeed(timestamp, keepingCachedImages: keepingCachedImages))
+        if let insertionError { throw insertionError }
+        return Writer(spy: self)
+    }
+
+    private final class Writer: FeedImageWriter {
+        let spy: FeedStoreSpy
+        init(spy: FeedStoreSpy) { self.spy = spy }
+        func add(_ image: FeedImage) throws(ErrorRecord) -> Bool {
+            spy.messages.append(.add(image))
+            return spy.addsImages
+        }
+        func add(_ image: CachedImageText) throws(ErrorRecord) -> Bool { try add(image.image) }
     }
 
     func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {

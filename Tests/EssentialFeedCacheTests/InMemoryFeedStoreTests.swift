@@ -1,7 +1,7 @@
 import XCTest
 import EssentialFeed
 
-final class InMemoryFeedStoreTests: XCTestCase, FeedStoreSpecs, FeedImageDataStoreSpecs {
+final class InMemoryFeedStoreTests: XCTestCase, FeedStoreSpecs, FeedImageDataStoreSpecs, StreamingFeedStoreSpecs {
 
     func test_retrieve_deliversEmptyOnEmptyCache() throws {
         assertThatRetrieveDeliversEmptyOnEmptyCache(on: makeSUT())
@@ -65,6 +65,28 @@ final class InMemoryFeedStoreTests: XCTestCase, FeedStoreSpecs, FeedImageDataSto
 
     func test_transaction_refusesToNestOnTheSameInstanceAndKeepsTheOuterOne() throws {
         assertThatTransactionRefusesToNestOnTheSameInstanceAndKeepsTheOuterOne(on: makeSUT())
+    }
+
+    // MARK: StreamingFeedStoreSpecs
+
+    func test_retrieveHeader_deliversTheTimestampAndCountWithoutTheImages() throws {
+        assertThatRetrieveHeaderDeliversTheTimestampAndCountWithoutTheImages(on: makeSUT())
+    }
+
+    func test_forEachCachedImage_lendsEachImageInOrderAsTheRecordFeedImageWrites() throws {
+        assertThatForEachCachedImageLendsEachImageInOrderAsTheRecordFeedImageWrites(on: makeSUT())
+    }
+
+    func test_beginFeed_addsImagesInOrderAndKeepsTheFirstOfEachID() throws {
+        assertThatBeginFeedAddsImagesInOrderAndKeepsTheFirstOfEachID(on: makeSUT())
+    }
+
+    func test_beginFeed_keepingCachedImages_addsAfterThemAndSkipsTheirIDs() throws {
+        assertThatBeginFeedKeepingCachedImagesAddsAfterThemAndSkipsTheirIDs(on: makeSUT())
+    }
+
+    func test_beginFeed_keepsNothingWhenTheTransactionFailsMidway() throws {
+        assertThatBeginFeedKeepsNothingWhenTheTransactionFailsMidway(on: makeSUT())
     }
 
     func test_retrieveImageData_deliversNotFoundWhenEmpty() throws {

@@ -15,7 +15,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .deleteCachedFeed, .commit])
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .commit])
     }
 
     func test_validateCache_doesNotDeleteCacheOnEmptyCache() {
@@ -24,7 +24,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .commit])
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .commit])
     }
 
     func test_validateCache_doesNotDeleteLessThanSevenDaysOldCache() {
@@ -33,7 +33,8 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .commit])
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .forEachCachedImage, .commit],
+                       "Expected the images read one by one, to find a damaged one")
     }
 
     func test_validateCache_deletesSevenDaysOldCache() {
@@ -42,7 +43,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .deleteCachedFeed, .commit])
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .commit])
     }
 
     func test_validateCache_deletesMoreThanSevenDaysOldCache() {
@@ -51,7 +52,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .deleteCachedFeed, .commit])
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .commit])
     }
 
     func test_validateCache_failsOnDeletionErrorOfFailedRetrieval() {
@@ -61,7 +62,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
         store.deletionError = deletionError
 
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() }), deletionError)
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .deleteCachedFeed, .rollback])
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .rollback])
     }
 
     func test_validateCache_succeedsOnSuccessfulDeletionOfFailedRetrieval() throws {
@@ -84,7 +85,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
         let (sut, store) = makeSUT()
         store.completeRetrieval(with: cached)
 
-        XCTAssertEqual(try sut.validateCache(), .valid(cached))
+        XCTAssertEqual(try sut.validateCache(), .valid(CachedFeedHeader(timestamp: cached.timestamp, count: cached.feed.count)))
     }
 
     func test_validateCache_failsOnDeletionErrorOfExpiredCache() {
@@ -102,7 +103,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
         let (sut, store) = makeSUT()
         store.completeRetrieval(with: cached)
 
-        XCTAssertEqual(try sut.validateCache(), .deletedExpired(cached))
+        XCTAssertEqual(try sut.validateCache(), .deletedExpired(CachedFeedHeader(timestamp: cached.timestamp, count: cached.feed.count)))
     }
 
     func test_validateCache_doesNotDeleteWhenRetrievalIsBusy() {
@@ -111,7 +112,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
         store.completeRetrieval(with: busy)
 
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() }), busy)
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieve, .rollback])
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .rollback])
     }
 
     func test_validateCache_failsWithoutTouchingTheCacheWhenTheStoreCannotBeOpened() {
@@ -129,7 +130,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
         let (sut, store) = makeSUT(policy: policy)
         store.completeRetrieval(with: cached)
 
-        XCTAssertEqual(try sut.validateCache(), .deletedExpired(cached))
+        XCTAssertEqual(try sut.validateCache(), .deletedExpired(CachedFeedHeader(timestamp: cached.timestamp, count: cached.feed.count)))
     }
 
     // MARK: Helpers

@@ -86,7 +86,7 @@ final class FeedStoresTests: XCTestCase {
             now = try XCTUnwrap(Timestamp(iso8601: "2024-03-08T10:00:00Z"))
             XCTAssertNil(try loader.load().feed, name)
             XCTAssertNotNil(try store.retrieve(), "\(name): load never deletes")
-            XCTAssertEqual(try loader.validateCache(), .deletedExpired(CachedFeed(feed: feed, timestamp: try XCTUnwrap(Timestamp(iso8601: "2024-03-01T10:00:00Z")))), name)
+            XCTAssertEqual(try loader.validateCache(), .deletedExpired(CachedFeedHeader(timestamp: try XCTUnwrap(Timestamp(iso8601: "2024-03-01T10:00:00Z")), count: feed.count)), name)
             XCTAssertNil(try store.retrieve(), name)
         }
     }

@@ -4,7 +4,7 @@ import EssentialFeed
 import EssentialFeedInfra
 
 /// The store specs against the JSON-file store on real files.
-final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageDataStoreSpecs, FileFeedStoreSpecs {
+final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageDataStoreSpecs, FileFeedStoreSpecs, StreamingFeedStoreSpecs {
     private var directory: StoreTestDirectory!
 
     override func setUpWithError() throws {
@@ -112,6 +112,28 @@ final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImag
     }
 
     // MARK: FeedImageDataStoreSpecs
+
+    // MARK: StreamingFeedStoreSpecs
+
+    func test_retrieveHeader_deliversTheTimestampAndCountWithoutTheImages() throws {
+        assertThatRetrieveHeaderDeliversTheTimestampAndCountWithoutTheImages(on: makeSUT())
+    }
+
+    func test_forEachCachedImage_lendsEachImageInOrderAsTheRecordFeedImageWrites() throws {
+        assertThatForEachCachedImageLendsEachImageInOrderAsTheRecordFeedImageWrites(on: makeSUT())
+    }
+
+    func test_beginFeed_addsImagesInOrderAndKeepsTheFirstOfEachID() throws {
+        assertThatBeginFeedAddsImagesInOrderAndKeepsTheFirstOfEachID(on: makeSUT())
+    }
+
+    func test_beginFeed_keepingCachedImages_addsAfterThemAndSkipsTheirIDs() throws {
+        assertThatBeginFeedKeepingCachedImagesAddsAfterThemAndSkipsTheirIDs(on: makeSUT())
+    }
+
+    func test_beginFeed_keepsNothingWhenTheTransactionFailsMidway() throws {
+        assertThatBeginFeedKeepsNothingWhenTheTransactionFailsMidway(on: makeSUT())
+    }
 
     func test_retrieveImageData_deliversNotFoundWhenEmpty() throws {
         assertThatRetrieveImageDataDeliversNotFoundWhenEmpty(on: makeSUT())

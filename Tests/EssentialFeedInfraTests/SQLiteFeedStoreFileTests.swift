@@ -92,6 +92,133 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         XCTAssertEqual(try sut.retrieve()?.feed.count, 2)
     }
 
+    func test_save_pastTheIDsKeptInMemory_findsRepeatedIDsThroughAnIndexDroppedBeforeCommit() throws {
+        let sut = makeSUT()
+        sut.idsInMemory = 3
+        let feed = uniqueFeed(count: 8)
+        let input = feed[0..<5] + [feed[1], feed[4]] + feed[5...] + [feed[7], feed[0]]
+
+        let result = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).save(reading: reading(input))
+
+        XCTAssertEqual(result, FeedCacheSaveResult(saved: 8, skipped: 4))
+        XCTAssertEqual(try sut.retrieve()?.feed, feed)
+        XCTAssertEqual(try integer("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'feed_image'"), 0,
+                       "Expected the schema at rest unchanged")
+    }
+
+    func test_append_pastTheIDsKeptInMemory_skipsCachedIDsAndLeavesNoIndex() throws {
+        let sut = makeSUT()
+        sut.idsInMemory = 2
+        let cached = uniqueFeed(count: 4)
+        try sut.insert(cached, timestamp: anyTimestamp())
+        let new = uniqueFeed(count: 2)
+
+        let result = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).append(reading: reading([cached[2]] + new + [new[0]]))
+
+        XCTAssertEqual(result, FeedCacheAppendResult(kept: 4, added: 2, droppedExpired: 0))
+        XCTAssertEqual(try sut.retrieve()?.feed, cached + new)
+        XCTAssertEqual(try integer("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'feed_image'"), 0)
+    }
+
+    func test_save_failingPastTheIDsKeptInMemory_leavesTheFeedAndSchemaAsTheyWere() throws {
+        let sut = makeSUT()
+        sut.idsInMemory = 2
+        let kept = uniqueFeed(count: 3)
+        try sut.insert(kept, timestamp: anyTimestamp())
+        let failure = ErrorRecord(.invalidData, "stdin:9: truncated line")
+        var left = 6
+
+        let error = caughtRecord({ () throws(ErrorRecord) in
+            try LocalFeedLoader(store: sut, currentDate: anyTimestamp).save { (add) throws(ErrorRecord) in
+                guard left > 0 else { throw failure }
+                left -= 1
+                return try CachedImageText.lending(uniqueImage()) { (text) throws(ErrorRecord) in try add(text) }
+            }
+        })
+
+        XCTAssertEqual(error, failure)
+        XCTAssertEqual(try sut.retrieve()?.feed, kept)
+        XCTAssertEqual(try integer("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'feed_image'"), 0)
+        XCTAssertEqual(StoreTestFiles.names(in: directory.path), ["feed.sqlite"], "Expected no journal left behind")
+    }
+
+    func test_storeWrittenByTheFirstRelease_loadsAsItWas() throws {
+        // The schema and rows exactly as release 0.1.0 wrote them (positions from 0).
+        let ids = ["2AB2AE66-A4B7-4A16-B374-51BBAC8DB086", "A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A", "166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F"]
+        try execute("""
+            BEGIN IMMEDIATE;
+            CREATE TABLE feed_cache (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                timestamp_seconds INTEGER NOT NULL,
+                timestamp_nanoseconds INTEGER NOT NULL CHECK (timestamp_nanoseconds BETWEEN 0 AND 999999999)
+            );
+            CREATE TABLE feed_image (
+                position INTEGER PRIMARY KEY,
+                id TEXT NOT NULL,
+                description TEXT,
+                location TEXT,
+                url TEXT NOT NULL
+            );
+            CREATE TABLE image_data (
+                url TEXT PRIMARY KEY NOT NULL,
+                data BLOB NOT NULL
+            ) WITHOUT ROWID;
+            PRAGMA application_id = 1162241380;
+            PRAGMA user_version = 1;
+            INSERT INTO feed_cache VALUES (1, 1700000000, 123456789);
+            INSERT INTO feed_image VALUES (0, '\(ids[0])', 'a "quoted" café', 'Zürich\\n', 'http://h/0');
+            INSERT INTO feed_image VALUES (1, '\(ids[1].lowercased())', NULL, NULL, 'http://h/1');
+            INSERT INTO feed_image VALUES (2, '\(ids[2])', '', NULL, 'http://h/2');
+            INSERT INTO image_data VALUES ('http://h/1', x'00FF');
+            COMMIT;
+            """)
+        let sut = makeSUT()
+        var records: [String] = []
+
+        let summary = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).load { image in
+            var record: [UInt8] = []
+            image.appendRecord(to: &record)
+            records.append(String(decoding: record, as: UTF8.self))
+        }
+
+        XCTAssertEqual(summary, .found(CachedFeedHeader(timestamp: anyTimestamp(), count: 3)))
+        XCTAssertEqual(records, [
+            #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a \"quoted\" café","location":"Zürich\\n","url":"http://h/0"}"#,
+            #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/1"}"#,
+            #"{"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","description":"","url":"http://h/2"}"#,
+        ], "Expected the records the first release wrote, a lower-case id in canonical form")
+        XCTAssertEqual(try sut.retrieveImageData(for: "http://h/1"), [0, 255])
+
+        let appended = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).append(reading: reading([uniqueImage()]))
+        XCTAssertEqual(appended, FeedCacheAppendResult(kept: 3, added: 1, droppedExpired: 0))
+        XCTAssertEqual(try sut.retrieve()?.feed.map(\.id.uuidString), ids + [try XCTUnwrap(sut.retrieve()?.feed.last?.id.uuidString)])
+    }
+
+    func test_forEachCachedImage_failsOnADamagedItemAfterLendingTheOnesBefore() throws {
+        let sut = makeSUT()
+        let feed = uniqueFeed(count: 3)
+        try sut.insert(feed, timestamp: anyTimestamp())
+        try execute("UPDATE feed_image SET id = 'not-a-uuid' WHERE position = 1")
+        var seen: [FeedImage] = []
+
+        let error = caughtRecord({ () throws(ErrorRecord) in
+            try sut.read { (reader) throws(ErrorRecord) in try reader.forEachCachedImage { seen.append($0.image) } }
+        })
+
+        XCTAssertEqual(error, ErrorRecord(.store, "\(storePath): damaged feed cache: item 2 has no valid id"))
+        XCTAssertEqual(seen, [feed[0]])
+    }
+
+    /// Reads `images` one per call, as lent text.
+    private func reading<Images: Collection>(_ images: Images) -> LocalFeedLoader.FeedImageReading where Images.Element == FeedImage {
+        var iterator = images.makeIterator()
+        return { (add) throws(ErrorRecord) -> Bool in
+            guard let image = iterator.next() else { return false }
+            _ = try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try add(text) }
+            return true
+        }
+    }
+
     // MARK: Helpers
 
     private var storePath: String { directory.file("feed.sqlite") }

@@ -4,7 +4,7 @@ import EssentialFeed
 import EssentialFeedInfra
 
 /// The store specs against the SQLite store on real files.
-final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageDataStoreSpecs, FileFeedStoreSpecs {
+final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageDataStoreSpecs, FileFeedStoreSpecs, StreamingFeedStoreSpecs {
     private var directory: StoreTestDirectory!
 
     override func setUpWithError() throws {
@@ -80,6 +80,28 @@ final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageD
 
     func test_transaction_refusesToNestOnTheSameInstanceAndKeepsTheOuterOne() throws {
         assertThatTransactionRefusesToNestOnTheSameInstanceAndKeepsTheOuterOne(on: makeSUT())
+    }
+
+    // MARK: StreamingFeedStoreSpecs
+
+    func test_retrieveHeader_deliversTheTimestampAndCountWithoutTheImages() throws {
+        assertThatRetrieveHeaderDeliversTheTimestampAndCountWithoutTheImages(on: makeSUT())
+    }
+
+    func test_forEachCachedImage_lendsEachImageInOrderAsTheRecordFeedImageWrites() throws {
+        assertThatForEachCachedImageLendsEachImageInOrderAsTheRecordFeedImageWrites(on: makeSUT())
+    }
+
+    func test_beginFeed_addsImagesInOrderAndKeepsTheFirstOfEachID() throws {
+        assertThatBeginFeedAddsImagesInOrderAndKeepsTheFirstOfEachID(on: makeSUT())
+    }
+
+    func test_beginFeed_keepingCachedImages_addsAfterThemAndSkipsTheirIDs() throws {
+        assertThatBeginFeedKeepingCachedImagesAddsAfterThemAndSkipsTheirIDs(on: makeSUT())
+    }
+
+    func test_beginFeed_keepsNothingWhenTheTransactionFailsMidway() throws {
+        assertThatBeginFeedKeepsNothingWhenTheTransactionFailsMidway(on: makeSUT())
     }
 
     // MARK: FailableFeedStoreSpecs

@@ -151,6 +151,77 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    func test_save_SIGTERMWhileStreamingIntoTheStore_rollsBackAndLeavesNoJournal() throws {
+        let dir = temporaryDirectory(self)
+        let store = dir + "/s/feed.sqlite"
+        // More than a save reads ahead, so that the transaction is open while the input waits.
+        let big = (0..<20_000).map { String(format: #"{"id":"%08X-0000-4000-8000-000000000000","url":"http://h/%d"}"#, $0, $0) }
+            .joined(separator: "\n") + "\n"
+        try big.write(toFile: dir + "/big", atomically: true, encoding: .utf8)
+        cache("save", store, stdin: feedA)
+        let run = sh(#"{ cat "$D/big"; sleep 5; } | feed-cache --store "$S" save & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo $?"#,
+                     environment: ["D": dir, "S": store], timeout: 20)
+        XCTAssertEqual(run.out, "143\n", run.stderr)
+        XCTAssertEqual(StoreTestNames.names(in: dir + "/s"), ["feed.sqlite"], "Expected the transaction rolled back, no journal left")
+        XCTAssertEqual(cache("load", store).out, feedA)
+    }
+
+    func test_saveTee_ofMoreThanItKeepsInMemory_writesEveryRecordOnOnceSaved() throws {
+        let records = (0..<12_000).map { String(format: #"{"id":"%08X-0000-4000-8000-000000000000","url":"http://h/%d","own":"%d"}"#, $0, $0, $0) }
+        let input = (records + [records[5]]).joined(separator: "\n") + "\n"
+        forEachStore { store in
+            let run = cache("save --tee", store, stdin: input)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.out, records.joined(separator: "\n") + "\n", "each id once, in input order, as read")
+            XCTAssertEqual(cache("load", store).lines.count, records.count)
+        }
+    }
+
+    func test_save_largerThanItReadsAhead_withABadLineAtTheEnd_changesNothing() throws {
+        let records = (0..<20_000).map { String(format: #"{"id":"%08X-0000-4000-8000-000000000000","url":"http://h/%d"}"#, $0, $0) }
+        forEachStore { store in
+            cache("save", store, stdin: feedA)
+            for last in ["not json", #"{"error":"connectivity","message":"refused"}"#, #"{"id":"x","url":"http://h"}"#] {
+                let run = cache("save", store, stdin: records.joined(separator: "\n") + "\n" + last + "\n")
+                XCTAssertNotEqual(run.status, 0, last)
+                XCTAssertEqual(cache("load", store).out, feedA, "\(last) changed the cache in \(store)")
+            }
+            XCTAssertEqual(StoreTestNames.names(in: (store as NSString).deletingLastPathComponent), [(store as NSString).lastPathComponent]
+                           + (store.hasSuffix(".json") ? [(store as NSString).lastPathComponent + ".lock"] : []))
+        }
+    }
+
+    func test_save_readsRecordsWithOrWithoutEscapes_andLoadWritesThemCanonically() {
+        let input = [
+            #"{"id":"2ab2ae66-a4b7-4a16-b374-51bbac8db086","description":"tab\tquote\" back\\ \u00e9","location":null,"url":"http:\/\/h\/0"}"#,
+            #"{"url":"http://h/ignored","\u0069d":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/1","own":{"nested":[1,2]}}"#,
+            #"{"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","description":"","location":"Zürich 東京","url":"https://h/2?q=a&b=c#f"}"#,
+        ].joined(separator: "\n") + "\n"
+        let expected = [
+            #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"tab\tquote\" back\\ é","url":"http://h/0"}"#,
+            #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/1"}"#,
+            #"{"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","description":"","location":"Zürich 東京","url":"https://h/2?q=a&b=c#f"}"#,
+        ].joined(separator: "\n") + "\n"
+        forEachStore { store in
+            let save = cache("save", store, stdin: input)
+            XCTAssertEqual(save.status, 0, save.stderr)
+            XCTAssertEqual(cache("load", store).out, expected, store)
+        }
+    }
+
+    func test_load_intoAPipe_ofADamagedSQLiteFeed_writesTheStoreErrorAlone() throws {
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        cache("save", store, stdin: feedA + feedB)
+        XCTAssertEqual(sh("sqlite3 \(quoted(store)) \"UPDATE feed_image SET id = 'not-a-uuid' WHERE position = 2\"").status, 0)
+
+        let load = cache("load", store)
+
+        XCTAssertEqual(load.status, 74)
+        XCTAssertEqual(load.lines, [#"{"error":"store","message":"\#(store): damaged feed cache: item 3 has no valid id"}"#])
+        XCTAssertEqual(cache("validate", store).status, 0)
+        XCTAssertEqual(cache("load", store).status, 66, "validate deleted the damaged feed")
+    }
+
     func test_saveAppend_keepsCachedItemsAndAddsNewIdsAfterThemInInputOrder() {
         forEachStore { store in
             cache("save", store, stdin: Self.image0 + "\n")
@@ -346,5 +417,11 @@ final class FeedCacheToolTests: XCTestCase {
         let path = temporaryDirectory(self) + "/input"
         try! text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+}
+
+enum StoreTestNames {
+    static func names(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
     }
 }

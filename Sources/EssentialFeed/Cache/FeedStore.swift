@@ -9,6 +9,17 @@ public struct CachedFeed: Equatable, Hashable, Sendable {
     }
 }
 
+/// The cached feed's timestamp and number of images, read without its images.
+public struct CachedFeedHeader: Equatable, Hashable, Sendable {
+    public var timestamp: Timestamp
+    public var count: Int
+
+    public init(timestamp: Timestamp, count: Int) {
+        self.timestamp = timestamp
+        self.count = count
+    }
+}
+
 /// What can be read inside a store transaction.
 ///
 /// Every operation throws `ErrorRecord` values of kind `.store` (the store
@@ -17,10 +28,33 @@ public struct CachedFeed: Equatable, Hashable, Sendable {
 public protocol FeedStoreReader {
     /// The cached feed and its timestamp, or nil when nothing is cached.
     func retrieve() throws(ErrorRecord) -> CachedFeed?
+    /// The cached feed's timestamp and image count without its images, or nil
+    /// when nothing is cached. Fails as `retrieve` does when the store cannot
+    /// be read; a feed whose images alone are damaged may pass here and fail
+    /// in `forEachCachedImage`.
+    func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader?
+    /// Calls `body` with each image of the cached feed, in order, lent as its
+    /// stored text for the length of the call (nothing is copied or collected:
+    /// memory stays bounded whatever the feed's size). Nothing cached: no
+    /// call. A damaged image fails with a `.store` error naming it, after
+    /// `body` has seen the images before it.
+    func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord)
     /// The data stored for `url`, or nil when there is none.
     func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]?
     /// The URLs that have image data stored.
     func cachedImageDataURLs() throws(ErrorRecord) -> Set<String>
+}
+
+/// Adds images one at a time to the feed a transaction is writing
+/// (`FeedStoreTransaction.beginFeed`), so that a feed of any size can be saved
+/// as it is read, with bounded memory.
+public protocol FeedImageWriter: AnyObject {
+    /// Adds `image` after the images already in the feed, unless one of them
+    /// has its id: the first image of an id stays. Returns whether it was added.
+    func add(_ image: FeedImage) throws(ErrorRecord) -> Bool
+    /// `add(_:)` for an image lent as text: a store that writes text can
+    /// write it as it lies, without making strings.
+    func add(_ image: CachedImageText) throws(ErrorRecord) -> Bool
 }
 
 /// What can be read and written inside a store transaction.
@@ -33,6 +67,13 @@ public protocol FeedStoreReader {
 public protocol FeedStoreTransaction: FeedStoreReader {
     /// Replaces the cached feed (if any) with `feed` saved at `timestamp`.
     func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord)
+    /// Starts a new cached feed saved at `timestamp`, whose images are then
+    /// added one by one, in order, through the writer returned (each id once).
+    /// The cached images are dropped, or, when `keepingCachedImages`, kept
+    /// ahead of the new ones (a cached feed that cannot be read is then an
+    /// error). The writer works until the transaction ends or the feed is
+    /// replaced or deleted again; nothing it added is kept if the transaction fails.
+    func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter
     /// Deletes the cached feed; does nothing when nothing is cached.
     func deleteCachedFeed() throws(ErrorRecord)
     /// Stores `data` for `url`, replacing what was stored for it.

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The whole content of a feed store as a value.
 ///
 /// Stores that keep everything in one document (the in-memory store, the
@@ -58,6 +64,15 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
         }
     }
 
+    public func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? {
+        try retrieve().map { CachedFeedHeader(timestamp: $0.timestamp, count: $0.feed.count) }
+    }
+
+    public func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        guard let cached = try retrieve() else { return }
+        for image in cached.feed { try CachedImageText.lending(image, to: body) }
+    }
+
     public func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
         snapshot.imageData[url]
     }
@@ -67,12 +82,37 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
     }
 
     public func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
+        writer = nil
         snapshot.cache = .success(CachedFeed(feed: feed, timestamp: timestamp))
         hasChanges = true
         feedChanged = true
     }
 
+    /// The writer of the feed being written, if any.
+    private var writer: SnapshotFeedWriter?
+
+    public func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
+        let kept = keepingCachedImages ? try retrieve()?.feed ?? [] : []
+        snapshot.cache = .success(CachedFeed(feed: kept, timestamp: timestamp))
+        hasChanges = true
+        feedChanged = true
+        let writer = SnapshotFeedWriter(self, ids: Set(kept.map(\.id)))
+        self.writer = writer
+        return writer
+    }
+
+    /// Appends `image` to the cached feed, in place.
+    fileprivate func append(_ image: FeedImage, from writer: SnapshotFeedWriter) throws(ErrorRecord) {
+        guard writer === self.writer, case .success(var cached)? = snapshot.cache else {
+            throw ErrorRecord(.internal, "a feed writer was used after its feed was replaced")
+        }
+        snapshot.cache = nil  // so that the feed's storage is not shared, and grows in place
+        cached.feed.append(image)
+        snapshot.cache = .success(cached)
+    }
+
     public func deleteCachedFeed() throws(ErrorRecord) {
+        writer = nil
         guard snapshot.cache != nil else { return }
         snapshot.cache = nil
         hasChanges = true
@@ -89,6 +129,29 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
     public func commit() -> FeedStoreSnapshot {
         if feedChanged { snapshot.dropImageDataNotInFeed() }
         return snapshot
+    }
+}
+
+/// Adds images to the feed of a `FeedStoreSnapshotTransaction`.
+private final class SnapshotFeedWriter: FeedImageWriter {
+    private weak var transaction: FeedStoreSnapshotTransaction?
+    private var ids: Set<UUID>
+
+    init(_ transaction: FeedStoreSnapshotTransaction, ids: Set<UUID>) {
+        self.transaction = transaction
+        self.ids = ids
+    }
+
+    func add(_ image: FeedImage) throws(ErrorRecord) -> Bool {
+        guard let transaction else { throw ErrorRecord(.internal, "a feed writer was used after its transaction ended") }
+        guard !ids.contains(image.id) else { return false }
+        try transaction.append(image, from: self)
+        ids.insert(image.id)
+        return true
+    }
+
+    func add(_ image: CachedImageText) throws(ErrorRecord) -> Bool {
+        try add(image.image)
     }
 }
 

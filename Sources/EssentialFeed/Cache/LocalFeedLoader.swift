@@ -14,14 +14,37 @@ public enum FeedCacheLoadResult: Equatable, Sendable {
     }
 }
 
+/// What loading the cached feed image by image found (`LocalFeedLoader.load(visiting:)`).
+public enum FeedCacheLoadSummary: Equatable, Sendable {
+    /// A feed younger than the maximum age: its images were visited.
+    case found(CachedFeedHeader)
+    /// Nothing is cached.
+    case empty
+    /// The cached feed is as old as the maximum age or older: nothing was visited.
+    case expired(CachedFeedHeader)
+}
+
+/// What a streaming save did.
+public struct FeedCacheSaveResult: Equatable, Sendable {
+    /// Images saved.
+    public var saved: Int
+    /// Images not saved because an earlier one had their id.
+    public var skipped: Int
+
+    public init(saved: Int, skipped: Int) {
+        self.saved = saved
+        self.skipped = skipped
+    }
+}
+
 /// What validating the cache did.
 public enum FeedCacheValidation: Equatable, Sendable {
     /// Nothing is cached: nothing to do.
     case empty
-    /// The cached feed is valid and was kept.
-    case valid(CachedFeed)
+    /// The cached feed is valid (each of its images read) and was kept.
+    case valid(CachedFeedHeader)
     /// The cached feed had expired and was deleted.
-    case deletedExpired(CachedFeed)
+    case deletedExpired(CachedFeedHeader)
     /// The cached feed could not be read and was deleted.
     case deletedUnreadable(ErrorRecord)
 }
@@ -67,6 +90,58 @@ public struct LocalFeedLoader {
         }
     }
 
+    /// Reads one image and hands it to the feed being saved (see `save(reading:)`).
+    public typealias FeedImageReading = (_ add: (CachedImageText) throws(ErrorRecord) -> Bool) throws(ErrorRecord) -> Bool
+
+    /// Replaces the cached feed, in one transaction, with the images read as
+    /// they come, stamped with the current time: a feed of any size is saved
+    /// with bounded memory. `read` is called until it returns false (the end
+    /// of the input); each call reads one image and passes it to `add`, which
+    /// adds it and returns true, or returns false when an image with its id
+    /// was added before (the first stays). When `read` throws (the input
+    /// turned out to be invalid), the transaction is rolled back and the error
+    /// rethrown: nothing changes.
+    @discardableResult
+    public func save(reading read: FeedImageReading) throws(ErrorRecord) -> FeedCacheSaveResult {
+        let timestamp = currentDate()
+        return try store.transaction { (tx) throws(ErrorRecord) in
+            try tx.deleteCachedFeed()
+            let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: false)
+            return try add(read, to: writer)
+        }
+    }
+
+    /// `append(_:)` for images read as they come, as `save(reading:)`.
+    @discardableResult
+    public func append(reading read: FeedImageReading) throws(ErrorRecord) -> FeedCacheAppendResult {
+        let timestamp = currentDate()
+        return try store.transaction { (tx) throws(ErrorRecord) in
+            var kept = 0
+            var dropped = 0
+            if let cached = try tx.retrieveHeader() {
+                if policy.validate(cached.timestamp, against: timestamp) {
+                    kept = cached.count
+                } else {
+                    dropped = cached.count
+                }
+            }
+            let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: kept > 0)
+            let result = try add(read, to: writer)
+            return FeedCacheAppendResult(kept: kept, added: result.saved, droppedExpired: dropped)
+        }
+    }
+
+    private func add(_ read: FeedImageReading, to writer: any FeedImageWriter) throws(ErrorRecord) -> FeedCacheSaveResult {
+        var result = FeedCacheSaveResult(saved: 0, skipped: 0)
+        let add = { (image: CachedImageText) throws(ErrorRecord) -> Bool in
+            let added = try writer.add(image)
+            if added { result.saved += 1 } else { result.skipped += 1 }
+            return added
+        }
+        while try read(add) {}
+        return result
+    }
+
     /// Keeps the valid cached items and adds, after them and in input order,
     /// the new items whose id is neither cached nor earlier in the input; the
     /// timestamp becomes the current time. An expired cached feed is not
@@ -104,26 +179,44 @@ public struct LocalFeedLoader {
         return policy.validate(cached.timestamp, against: now) ? .found(cached) : .expired(cached)
     }
 
+    /// When the cached feed is younger than the maximum age, calls `body` with
+    /// each of its images in order, lent as text: nothing is collected, so a
+    /// feed of any size loads with bounded memory. Never deletes anything.
+    /// One read transaction: `body` sees one consistent feed. A damaged image
+    /// fails with a `.store` error after `body` has seen the images before it.
+    public func load(visiting body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) -> FeedCacheLoadSummary {
+        let now = currentDate()
+        return try store.read { (reader) throws(ErrorRecord) in
+            guard let cached = try reader.retrieveHeader() else { return .empty }
+            guard policy.validate(cached.timestamp, against: now) else { return .expired(cached) }
+            try reader.forEachCachedImage(body)
+            return .found(cached)
+        }
+    }
+
     /// Deletes the cached feed when it cannot be read or has expired; keeps an
     /// empty or valid one. A `.busy` failure is not "cannot be read": it is
-    /// reported and nothing is deleted.
+    /// reported and nothing is deleted. A valid feed's images are read one by
+    /// one (a damaged one makes it unreadable), never collected: memory stays
+    /// bounded whatever the feed's size.
     @discardableResult
     public func validateCache() throws(ErrorRecord) -> FeedCacheValidation {
         let now = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
-            let cached: CachedFeed?
             do throws(ErrorRecord) {
-                cached = try tx.retrieve()
-            } catch where error.kind == .busy {
+                guard let cached = try tx.retrieveHeader() else { return .empty }
+                guard policy.validate(cached.timestamp, against: now) else {
+                    try tx.deleteCachedFeed()
+                    return .deletedExpired(cached)
+                }
+                try tx.forEachCachedImage { _ in }
+                return .valid(cached)
+            } catch where error.kind == .busy || error.kind == .internal {
                 throw error
             } catch {
                 try tx.deleteCachedFeed()
                 return .deletedUnreadable(error)
             }
-            guard let cached else { return .empty }
-            if policy.validate(cached.timestamp, against: now) { return .valid(cached) }
-            try tx.deleteCachedFeed()
-            return .deletedExpired(cached)
         }
     }
 }

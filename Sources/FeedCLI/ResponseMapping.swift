@@ -50,14 +50,17 @@ public struct StandardInput: ByteSource {
 }
 
 /// Holds the records of the response being mapped until it is known valid:
-/// in memory up to 4 MiB, then in an unlinked temporary file, so memory does
-/// not grow with the size of a response.
+/// in memory up to 2 MiB, then in an unlinked temporary file, so memory does
+/// not grow with the size of a response. The file is written by a second
+/// thread while the mapping goes on (two buffers: one filling, one being
+/// written).
 final class SpillingSink: MappedRecordSink {
     private let tool: Tool
     private var memory: [UInt8] = []
     private var file: Int32 = -1
+    private var writer: SpillWriter?
     private var spilled = 0
-    private let limit = 4 << 20
+    private let limit = 2 << 20
 
     init(tool: Tool) {
         self.tool = tool
@@ -68,9 +71,8 @@ final class SpillingSink: MappedRecordSink {
         if file >= 0 { close(file) }
     }
 
-    func item(_ record: [UInt8]) {
-        memory.append(contentsOf: record)
-        memory.append(0x0A)
+    func items(_ lines: UnsafeRawBufferPointer) {
+        memory.append(contentsOf: lines)
         if memory.count >= limit { spill() }
     }
 
@@ -84,18 +86,27 @@ final class SpillingSink: MappedRecordSink {
                 tool.finish()
             }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            writer = SpillWriter(file: file)
         }
-        let code = memory.withUnsafeBytes { Descriptor.writeAll(file, $0) }
+        spilled += memory.count
+        check(writer!.write(&memory))
+    }
+
+    /// Waits until everything handed to the writer is in the file.
+    private func settle() {
+        if let writer { check(writer.wait()) }
+    }
+
+    private func check(_ code: Int32) {
         guard code == 0 else {
             tool.fail(ErrorRecord(.store, "cannot write a temporary file: \(Descriptor.describe(code))"))
             tool.finish()
         }
-        spilled += memory.count
-        memory.removeAll(keepingCapacity: true)
     }
 
     func commit() {
         if spilled > 0 {
+            settle()
             lseek(file, 0, SEEK_SET)
             var chunk = [UInt8](repeating: 0, count: 1 << 20)
             var left = spilled
@@ -119,7 +130,10 @@ final class SpillingSink: MappedRecordSink {
 
     func discard() {
         memory.removeAll(keepingCapacity: true)
-        if spilled > 0 { resetFile() }
+        if spilled > 0 {
+            settle()
+            resetFile()
+        }
     }
 
     /// Reuses the file from its start. It is not truncated: truncating a
@@ -137,5 +151,82 @@ final class SpillingSink: MappedRecordSink {
 
     func fail(_ error: ErrorRecord) {
         tool.fail(error)
+    }
+}
+
+/// Writes buffers to a file on a thread of its own, one at a time, at the
+/// file's current offset: `write` hands over a full buffer and gives back
+/// an empty one (waiting while the previous buffer is still being written).
+final class SpillWriter: @unchecked Sendable {
+    private let file: Int32
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let changed: UnsafeMutablePointer<pthread_cond_t>
+    /// The buffer being written, while `busy`; else an empty one to give back.
+    private var pending: [UInt8] = []
+    private var busy = false
+    /// The first write error (an errno), kept.
+    private var error: Int32 = 0
+
+    init(file: Int32) {
+        self.file = file
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        changed = .allocate(capacity: 1)
+        changed.initialize(to: pthread_cond_t())
+        pthread_cond_init(changed, nil)
+        #if canImport(Glibc)
+        var thread = pthread_t()
+        #else
+        var thread: pthread_t?
+        #endif
+        // The thread holds the writer for the life of the process.
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let started = pthread_create(&thread, nil, { context in
+            Unmanaged<SpillWriter>.fromOpaque(context!).takeUnretainedValue().run()
+            return nil
+        }, context)
+        if started != 0 {
+            Unmanaged<SpillWriter>.fromOpaque(context).release()
+            error = started
+        }
+    }
+
+    /// Hands `buffer` over to be written and gives back an empty buffer;
+    /// returns the first write error so far (0: none).
+    func write(_ buffer: inout [UInt8]) -> Int32 {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while busy { pthread_cond_wait(changed, mutex) }
+        guard error == 0 else { return error }
+        swap(&pending, &buffer)
+        busy = true
+        pthread_cond_broadcast(changed)
+        return 0
+    }
+
+    /// Waits until nothing is being written; returns the first write error (0: none).
+    func wait() -> Int32 {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while busy { pthread_cond_wait(changed, mutex) }
+        return error
+    }
+
+    /// Writes each buffer handed over, for the life of the process.
+    private func run() {
+        while true {
+            pthread_mutex_lock(mutex)
+            while !busy { pthread_cond_wait(changed, mutex) }
+            pthread_mutex_unlock(mutex)
+            // Only this thread touches `pending` while `busy`.
+            let code = pending.withUnsafeBytes { Descriptor.writeAll(file, $0) }
+            pending.removeAll(keepingCapacity: true)
+            pthread_mutex_lock(mutex)
+            if code != 0, error == 0 { error = code }
+            busy = false
+            pthread_cond_broadcast(changed)
+            pthread_mutex_unlock(mutex)
+        }
     }
 }

@@ -362,7 +362,10 @@ final class FuzzSink: MappedRecordSink {
     var pending: [String] = []
     var outcomes: [MappedOutcome] = []
 
-    func item(_ record: [UInt8]) { pending.append(String(decoding: record, as: UTF8.self)) }
+    func items(_ lines: UnsafeRawBufferPointer) {
+        XCTAssertEqual(lines.last, 0x0A, "records come whole, each with its newline")
+        pending += lines.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+    }
     func commit() { outcomes += pending.map(MappedOutcome.record); pending = [] }
     func discard() { pending = [] }
     func passThrough(_ line: ArraySlice<UInt8>, kind: ErrorKind) { outcomes.append(.passed(String(decoding: line, as: UTF8.self), kind)) }
@@ -535,46 +538,5 @@ final class FuzzRun {
         }
         if bytes.count <= 600 { return "\"" + text(bytes) + "\"" }
         return "\"" + text(bytes.prefix(300)) + "\" … \(bytes.count - 600) bytes … \"" + text(bytes.suffix(300)) + "\""
-    }
-}
-
-// MARK: - Known bugs
-
-/// Records on which the streaming mapper is known to differ from the
-/// document mapper (reported to the owner; see `FuzzKnownBugTests`). A fuzz
-/// run counts them as `known_bug_*` instead of failing, so that it keeps
-/// looking for new ones; built with `-DFEED_KNOWN_BUGS` it fails on them.
-enum FuzzKnownBugs {
-    /// Why `line` shows a known difference, or nil.
-    static func reason(line: ArraySlice<UInt8>) -> String? {
-        #if FEED_KNOWN_BUGS
-        return nil
-        #else
-        guard let document = try? JSONParser.parse(Array(line)), document.kind(document.root) == .object else { return nil }
-        let keys = document.keys(document.root).compactMap { document.string($0) }
-        func count(_ key: String) -> Int { keys.filter { $0 == key }.count }
-        // The status in force when the body is read decides, not the last one.
-        if count("status") > 1 { return "duplicate_status" }
-        // body_base64 is decoded (and rejected) even when "body" or "error" decides.
-        if count("body_base64") > 0, count("body") > 0 || count("error") > 0 || count("body_base64") > 1 { return "body_base64_checked_first" }
-        return nil
-        #endif
-    }
-
-    /// `input` with every line that shows a known difference made blank
-    /// (same length, so line numbers stay), and the reasons; nil when none does.
-    static func blankingKnownLines(_ input: [UInt8]) -> ([UInt8], [String])? {
-        var output = input
-        var reasons: [String] = []
-        var start = 0
-        while start < input.count {
-            let end = input[start...].firstIndex(of: 0x0A) ?? input.count
-            if let reason = reason(line: input[start..<end]) {
-                reasons.append(reason)
-                for i in start..<end { output[i] = 0x20 }
-            }
-            start = end + 1
-        }
-        return reasons.isEmpty ? nil : (output, reasons)
     }
 }

@@ -360,16 +360,6 @@ final class FuzzTests: XCTestCase {
             }
             return
         }
-        // Differences already reported (FuzzKnownBugs) are counted, not failed,
-        // when the input still maps alike without the lines that show them.
-        if !raw, let (blanked, reasons) = FuzzKnownBugs.blankingKnownLines(input) {
-            let expected = FuzzMapping.reference(stream: blanked, kind: kind)
-            let (got, _) = FuzzMapping.streaming(blanked, kind: kind, raw: false, sourceChunk: chunks.0, readerChunk: max(16, chunks.1))
-            if Self.same(expected, got) {
-                for reason in reasons { run.note("known_bug_" + reason, example: FuzzRun.describe(Array(input.prefix(200)))) }
-                return
-            }
-        }
         let mode = raw ? "raw \(kind)" : "\(kind)"
         run.fail(index, input, "\(mode): the streaming mapper differs from the document mapper (chunks \(chunks))\n  document:  \(Self.summary(expected))\n  streaming: \(Self.summary(got))")
     }
@@ -472,13 +462,11 @@ final class FuzzTests: XCTestCase {
     }
 }
 
-#if FEED_KNOWN_BUGS
-/// Bugs the fuzzer found, reported to the owner and left out of the
-/// committed suite until they are fixed: build with
-/// `swift test -Xswiftc -DFEED_KNOWN_BUGS --filter FuzzKnownBugTests`.
-/// Each test states what the document mappers (the reference) do; the
-/// streaming mapper, which feed-map and comments-map run, does otherwise.
-final class FuzzKnownBugTests: XCTestCase {
+/// Differences between the streaming mapper (which feed-map and comments-map
+/// run) and the document mappers (the reference) that this fuzzer found,
+/// fixed and kept as regression tests. Each test states what the reference
+/// does; the comments say what the streaming mapper did before the fix.
+final class FuzzFindingTests: XCTestCase {
     private func streamed(_ line: String, _ kind: StreamingResponseMapper.Kind = .feed) -> [MappedOutcome] {
         FuzzMapping.streaming(Array((line + "\n").utf8), kind: kind, raw: false, sourceChunk: 65_536, readerChunk: 65_536).outcomes
     }
@@ -491,31 +479,69 @@ final class FuzzKnownBugTests: XCTestCase {
     func test_streamingMapper_withADuplicateStatusAfterTheBody_usesTheLastStatus() {
         let line = #"{"status":200,"body":{"items":[]},"status":500}"#
         XCTAssertEqual(reference(line).map(\.description), ["ERROR invalid_data stdin:1: feed response status 500 is not 200"])
-        XCTAssertEqual(streamed(line), reference(line))  // streams: nothing, exit 0
+        XCTAssertEqual(streamed(line), reference(line))  // it wrote nothing and exited 0
         let reversed = #"{"status":500,"body":{"items":[]},"status":200}"#
-        XCTAssertEqual(streamed(reversed), reference(reversed))  // streams: status 500 is not 200
+        XCTAssertEqual(reference(reversed), [])
+        XCTAssertEqual(streamed(reversed), reference(reversed))  // it said status 500 is not 200
     }
 
     /// Error records travel down the pipe unchanged, whatever fields they carry.
     func test_streamingMapper_passesAnErrorRecordWithABadBodyBase64FieldThrough() {
         let line = #"{"error":"not_found","message":"m","body_base64":"!!"}"#
         XCTAssertEqual(reference(line), [.passed(line, .notFound)])
-        XCTAssertEqual(streamed(line), reference(line))  // streams: invalid_data "body_base64 is not base64", exit 65
+        XCTAssertEqual(streamed(line), reference(line))  // it said invalid_data "body_base64 is not base64", exit 65
     }
 
     /// `body` decides when a record has both `body` and `body_base64` (Response(record:)).
     func test_streamingMapper_withBodyAndBodyBase64_mapsTheBody() {
         let invalid = #"{"status":200,"body":{"items":[]},"body_base64":"!!"}"#
-        XCTAssertEqual(streamed(invalid), reference(invalid))  // streams: body_base64 is not base64
+        XCTAssertEqual(streamed(invalid), reference(invalid))  // it said body_base64 is not base64
         let other = #"{"status":200,"body":{"items":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","image":"http://h/0"}]},"body_base64":"eyJpdGVtcyI6W119"}"#
         XCTAssertEqual(reference(other).count, 1)
-        XCTAssertEqual(streamed(other), reference(other))  // streams: nothing (the base64 body, no items)
+        XCTAssertEqual(streamed(other), reference(other))  // it wrote nothing (the base64 body, no items)
     }
 
     /// With duplicate `body_base64` keys the last one wins.
     func test_streamingMapper_withDuplicateBodyBase64_usesTheLast() {
         let line = #"{"status":200,"body_base64":"!!","body_base64":"eyJpdGVtcyI6W119"}"#
-        XCTAssertEqual(streamed(line), reference(line))  // streams: body_base64 is not base64
+        XCTAssertEqual(streamed(line), reference(line))  // it said body_base64 is not base64
+    }
+
+    /// A body before its status streams too: its records wait for the status.
+    func test_streamingMapper_withTheStatusAfterTheBody_holdsTheRecordsUntilTheStatus() {
+        let items = #"{"items":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","image":"http://h/0"}]}"#
+        for status in ["200", "201", "500", "\"200\"", "2000"] {
+            let line = #"{"body":"# + items + #","status":"# + status + "}"
+            XCTAssertEqual(streamed(line), reference(line), line)
+            XCTAssertEqual(streamed(line, .comments), reference(line, .comments), line)
+        }
+        let noStatus = #"{"body":"# + items + "}"
+        XCTAssertEqual(streamed(noStatus).map(\.description), ["ERROR invalid_data stdin:1: not a response record: no status"])
+    }
+
+    /// Comments accept 200 through 299: the last status decides there too.
+    func test_streamingMapper_comments_withDuplicateStatuses_usesTheLastStatus() {
+        let item = #"{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"m","created_at":"2020-05-20T11:24:59Z","author":{"username":"u"}}"#
+        for (first, last) in [("201", "300"), ("300", "299"), ("204", "200"), ("\"x\"", "200"), ("200", "null")] {
+            let line = #"{"status":"# + first + #","body":{"items":["# + item + #"]},"status":"# + last + "}"
+            XCTAssertEqual(streamed(line, .comments), reference(line, .comments), line)
+        }
+    }
+
+    /// A `body_base64` that is not a string, or undecodable with a bad status,
+    /// is named as the reference names it; a status outside the mapper's range
+    /// is named after a good one.
+    func test_streamingMapper_bodyBase64Messages_areTheReferenceMessages() {
+        for line in [
+            #"{"status":200,"body_base64":5}"#,
+            #"{"status":500,"body_base64":"!!"}"#,
+            #"{"status":500,"body_base64":"eyJpdGVtcyI6W119"}"#,
+            #"{"body_base64":"eyJpdGVtcyI6W119","status":200,"url":"http://h/x"}"#,
+            #"{"body_base64":"e30=","status":200}"#,
+            #"{"body_base64":"\u0065\u0033\u0030\u003d","status":200}"#,
+            #"{"status":200,"body_base64":"eyJpdGVtcyI6W119","error":"busy"}"#,
+        ] {
+            XCTAssertEqual(streamed(line).map(\.description), reference(line).map(\.description), line)
+        }
     }
 }
-#endif

@@ -10,7 +10,10 @@ final class StreamingResponseMapperTests: XCTestCase {
         var errors: [ErrorRecord] = []
         var passed: [(String, ErrorKind)] = []
 
-        func item(_ record: [UInt8]) { pending.append(String(decoding: record, as: UTF8.self)) }
+        func items(_ lines: UnsafeRawBufferPointer) {
+            XCTAssertEqual(lines.last, 0x0A, "records come whole, each with its newline")
+            pending += lines.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        }
         func commit() { lines += pending; pending = [] }
         func discard() { pending = [] }
         func passThrough(_ line: ArraySlice<UInt8>, kind: ErrorKind) {
@@ -193,5 +196,153 @@ extension StreamingResponseMapperTests {
             XCTAssertEqual(lines.errors.count, 1, "chunk \(chunk)")
             XCTAssertTrue(lines.errors.first?.message.hasPrefix("stdin:2: ") ?? false, lines.errors.first?.message ?? "")
         }
+    }
+}
+
+/// Thousands of generated items of tricky content (escapes of every kind,
+/// raw and escaped non-ASCII, U+2028, control characters, absent and null
+/// optional fields, duplicate keys, blanks, extra members of every type,
+/// nested values), mapped by the streaming mapper at several chunk sizes:
+/// byte for byte what the document mappers write.
+final class StreamingResponseMapperGeneratedTests: XCTestCase {
+    private static let pieces: [String] = [
+        "plain words", "x", "", #"\""#, #"\\"#, #"\/"#, #"\n"#, #"\t"#, #"\r"#, #"\b"#, #"\f"#,
+        #"\u0000"#, #"\u001f"#, #"\u001F"#, #"\u007f"#, #"\u0022"#, #"\u005C"#, #"\u002f"#, #"\u00e9"#, #"\u00C9"#,
+        #"\u2028"#, #"\u2029"#, "\u{2028}", "é", "naïve café", "日本語", "😀", #"\ud83d\ude00"#, #"\uD83D\uDE00"#,
+        #"\uffff"#, "\u{7F}", "a quite long run of plain ASCII text, longer than eight bytes",
+        "12345678", "1234567", "123456789", #"<tag attr="#, "%20&x=1",
+    ]
+
+    private static func text(_ rng: inout SplitMix64) -> String {
+        var s = ""
+        for _ in 0..<Int.random(in: 0...4, using: &rng) { s += rng.pick(pieces) }
+        return s
+    }
+
+    private static func uuid(_ rng: inout SplitMix64) -> String {
+        let hex = Array("0123456789abcdefABCDEF")
+        var s = ""
+        for k in 0..<36 {
+            s.append([8, 13, 18, 23].contains(k) ? "-" : rng.pick(hex))
+        }
+        if rng.chance(0.05) { s = #"\u00"# + String(format: "%02x", s.utf8.first!) + s.dropFirst() }  // an escaped first digit
+        return s
+    }
+
+    private static func blank(_ rng: inout SplitMix64) -> String {
+        rng.chance(0.9) ? "" : rng.pick([" ", "  ", "\t", " \r "])
+    }
+
+    private static func extra(_ rng: inout SplitMix64) -> String {
+        rng.pick([#""n":-0.5e+3"#, #""t":true"#, #""f":false"#, #""z":null"#, #""s":"s""#, #""i":12345678901234567890"#,
+                  #""a":[1,{"b":[]}]"#, #""o":{"p":"q"}"#, #""\u0069d2":"x""#, #""ü":1"#, #""":0"#])
+    }
+
+    private static func object(_ members: [String], _ rng: inout SplitMix64) -> String {
+        var members = members
+        members.shuffle(using: &rng)
+        let b = blank(&rng)
+        return "{" + b + members.map { $0.replacingOccurrences(of: "\":", with: "\"" + blank(&rng) + ":" + blank(&rng)) }
+            .joined(separator: b + "," + blank(&rng)) + blank(&rng) + "}"
+    }
+
+    private static func optional(_ key: String, _ rng: inout SplitMix64) -> [String] {
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0, 1: return []
+        case 2: return [#""\#(key)":null"#]
+        case 3: return [#""\#(key)":5"#, #""\#(key)":"\#(text(&rng))""#]  // duplicates: the last wins (kept in order below)
+        default: return [#""\#(key)":"\#(text(&rng))""#]
+        }
+    }
+
+    private static func feedItem(_ rng: inout SplitMix64) -> String {
+        var members = [#""id":"\#(uuid(&rng))""#, #""image":"\#(rng.pick(["https://h/", #"https:\/\/h\/"#, "http://h/x?y=1&z=%20"]))\#(rng.pick(["", "x", #"\/path\/to"#, "é", #"\u00e9"#, "%20&x=1", "12345678", "😀", #"\""#]))""#]
+        for _ in 0..<Int.random(in: 0...2, using: &rng) { members.append(extra(&rng)) }
+        var item = object(members, &rng)
+        // Optional members go last, in order, so that a duplicate's last value is the string.
+        for member in optional("description", &rng) + optional("location", &rng) {
+            item = String(item.dropLast()) + "," + member + "}"
+        }
+        return item
+    }
+
+    private static func commentItem(_ rng: inout SplitMix64) -> String {
+        let date = rng.pick(["2020-05-20T11:24:59+0000", "2020-05-20T11:24:59Z", "2020-05-20t11:24:59z", "2020-05-20T11:24:59.250+02:00",
+                             "2020-05-20T11:24:59.123456789123-0130", "2020-02-29T23:59:59+00", #"2020-05-20T11:24:59\u002B0000"#])
+        var author = [#""username":"\#(text(&rng))""#]
+        if rng.chance(0.3) { author.append(extra(&rng)) }
+        var members = [#""id":"\#(uuid(&rng))""#, #""message":"\#(text(&rng))""#, #""created_at":"\#(date)""#, #""author":\#(object(author, &rng))"#]
+        if rng.chance(0.1) { members.append(#""username":"not this one""#) }
+        if rng.chance(0.2) { members.append(extra(&rng)) }
+        var item = object(members, &rng)
+        if rng.chance(0.05) { item = String(item.dropLast()) + #","author":{"username":"the last author"}}"# }
+        return item
+    }
+
+    private func check(_ kind: StreamingResponseMapper.Kind, seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var input = ""
+        var items = 0
+        for response in 0..<12 {
+            var list: [String] = []
+            for _ in 0..<Int.random(in: 0...400, using: &rng) {
+                list.append(kind == .feed ? Self.feedItem(&rng) : Self.commentItem(&rng))
+            }
+            items += list.count
+            if response == 11 { list.insert(#"{"id":"nope","image":"http://h"}"#, at: list.count / 2) }  // one rejected response
+            let body = #"{"items":["# + list.joined(separator: rng.chance(0.5) ? "," : " , ") + "]}"
+            input += response % 3 == 1 ? #"{"body":\#(body),"status":200,"url":"http://h/\#(response)"}"# : #"{"url":"http://h/\#(response)","status":\#(kind == .feed ? 200 : 201),"body":\#(body)}"#
+            input += "\n"
+        }
+        XCTAssertGreaterThan(items, 1000)
+        let bytes = Array(input.utf8)
+        let expected = FuzzMapping.reference(stream: bytes, kind: kind).map(\.description)
+        XCTAssertGreaterThan(expected.count, 1000)
+        for (source, reader) in [(65_536, 65_536), (4096, 4096), (1000, 16), (7, 64), (1 << 20, 1 << 20)] {
+            let got = FuzzMapping.streaming(bytes, kind: kind, raw: false, sourceChunk: source, readerChunk: reader)
+            XCTAssertNil(got.thrown)
+            XCTAssertEqual(got.outcomes.count, expected.count, "chunks \(source), \(reader)")
+            for (k, (want, have)) in zip(expected, got.outcomes.map(\.description)).enumerated() where want != have {
+                XCTFail("chunks \(source), \(reader): outcome \(k) differs\n  document:  \(want)\n  streaming: \(have)")
+                break
+            }
+        }
+    }
+
+    /// Dates near every rule of the quick path (a zero offset, no fraction)
+    /// and past them, each in a response of its own.
+    func test_dates_streamExactlyAsTheDocumentMapperMapsThem() {
+        var dates: [String] = []
+        for stem in ["2020-05-20T11:24:59", "2020-02-29T23:59:59", "2021-02-29T00:00:00", "2020-02-30T00:00:00", "2020-04-31T12:00:00",
+                     "2020-13-01T00:00:00", "2020-00-10T00:00:00", "2020-01-00T00:00:00", "2020-12-31T24:00:00", "2020-12-31T23:60:00",
+                     "2020-12-31T23:59:60", "0000-01-01T00:00:00", "9999-12-31T23:59:59", "1900-02-29T00:00:00", "2000-02-29T00:00:00",
+                     "2020-05-20t11:24:59", "2020-05-20 11:24:59", "2020/05/20T11:24:59", "20-05-20T11:24:59", "2020-5-20T11:24:59",
+                     "２020-05-20T11:24:59", "2020-05-20T11:24:5a"] {
+            for zone in ["Z", "z", "+0000", "-0000", "+00:00", "-00:00", "+00", "-00", "+0100", "+00:30", "-0001", "+0000 ", "", "+000", "+00:0", "Z0"] {
+                dates.append(stem + zone)
+                dates.append(stem + ".5" + zone)
+            }
+        }
+        dates += ["", "Z", "2020-05-20T11:24:59+2400", "9999-12-31T23:59:59-01:00", "0000-01-01T00:00:00+01:00"]
+        var input = ""
+        for date in dates {
+            let item = #"{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"m","created_at":"\#(date)","author":{"username":"u"}}"#
+            input += #"{"status":200,"body":{"items":[\#(item),\#(item)]}}"# + "\n"
+        }
+        let bytes = Array(input.utf8)
+        let expected = FuzzMapping.reference(stream: bytes, kind: .comments).map(\.description)
+        let got = FuzzMapping.streaming(bytes, kind: .comments, raw: false, sourceChunk: 65_536, readerChunk: 65_536).outcomes.map(\.description)
+        XCTAssertEqual(got.count, expected.count)
+        for (k, (want, have)) in zip(expected, got).enumerated() where want != have {
+            XCTFail("outcome \(k) differs\n  document:  \(want)\n  streaming: \(have)")
+        }
+    }
+
+    func test_generatedFeedItems_streamExactlyAsTheDocumentMapperMapsThem() {
+        for seed: UInt64 in [1, 2, 3] { check(.feed, seed: seed) }
+    }
+
+    func test_generatedComments_streamExactlyAsTheDocumentMapperMapsThem() {
+        for seed: UInt64 in [1, 2, 3] { check(.comments, seed: seed) }
     }
 }

@@ -2,8 +2,9 @@
 /// until the response is known valid (`commit`) or not (`discard`), so an
 /// invalid response never yields partial output.
 public protocol MappedRecordSink: AnyObject {
-    /// One mapped record (compact JSON, no newline) of the current response.
-    func item(_ record: [UInt8])
+    /// Mapped records of the current response: compact JSON, each followed
+    /// by a newline. The bytes are valid only during the call.
+    func items(_ lines: UnsafeRawBufferPointer)
     /// The current response was valid: write its items.
     func commit()
     /// The current response was invalid: drop its items.
@@ -18,9 +19,11 @@ public protocol MappedRecordSink: AnyObject {
 /// record per item out, in constant memory whatever the size of a response.
 ///
 /// Produces exactly what `FeedItemsMapper` and `ImageCommentsMapper` produce
-/// through `JSONDocument`, with the same rules and messages. When a record's
-/// `status` comes after its `body`, or the body is `body_base64`, the body is
-/// kept and mapped through those mappers once the record has been read.
+/// through `JSONDocument`, with the same rules and messages, and the same
+/// answer to duplicate keys: the last one wins. A body is mapped as it is
+/// read and its records are held until the end of the record, where the last
+/// `status` decides; a `body_base64` body (used only when there is no `body`)
+/// is kept and mapped through those mappers once the record has been read.
 public struct StreamingResponseMapper {
     public enum Kind: Sendable {
         case feed, comments
@@ -39,9 +42,16 @@ public struct StreamingResponseMapper {
     private var scratch: [UInt8] = []
     private var out: [UInt8] = []
     private var fields = ItemFields()
+    /// The quick way through items (see `FastItems`).
+    private var fast: FastItems
+    /// Records built and not yet handed to the sink.
+    private let records = RecordBuffer()
+    /// Records are handed to the sink in batches of about this many bytes.
+    private static let batch = 1 << 16
 
     public init(kind: Kind) {
         self.kind = kind
+        fast = FastItems(comments: kind == .comments, multiline: false)
         out.reserveCapacity(512)
     }
 
@@ -58,7 +68,7 @@ public struct StreamingResponseMapper {
             do throws(ErrorRecord) {
                 try mapLine(&reader, into: sink)
             } catch {
-                sink.discard()
+                discard(sink)
                 if error.kind == .store { throw error }
                 sink.fail(error)
                 try reader.skipRestOfLine()
@@ -76,8 +86,12 @@ public struct StreamingResponseMapper {
         var status: Int?
         var statusInvalid = false
         var errorKind: ErrorKind?
+        // The last `body`, mapped as it is read: its records wait in the sink
+        // until the end of the record decides (the last `status` may follow it).
         var streamed: Result<Void, Rejection>?
-        var deferred: Response.Body?
+        // The last `body_base64`, kept as text: decoded at the end, and only
+        // when no `body` decides.
+        var base64: Base64Member = .absent
         while try reader.nextMember(key: &key) {
             switch Field(key) {
             case .error:
@@ -110,34 +124,23 @@ public struct StreamingResponseMapper {
                     statusInvalid = true
                 }
             case .body:
-                sink.discard()
-                streamed = nil
-                if let status, !statusInvalid, errorKind == nil, deferred == nil {
-                    if kind.accepts(status) {
-                        streamed = try mapBody(&reader, into: sink)
-                    } else {
-                        try reader.skipValue()
-                        streamed = .failure(Rejection(message: kind.statusMessage(status)))
-                    }
+                // With duplicate keys the last wins, as in JSONDocument.
+                discard(sink)
+                if errorKind != nil {
+                    // An error record: passed through whatever its body.
+                    try reader.skipValue()
+                    streamed = .success(())
                 } else {
-                    var body: [UInt8] = []
-                    try reader.captureValue(into: &body)
-                    // Captured compactly from a value just validated: it parses.
-                    if let document = try? JSONParser.parse(body) {
-                        deferred = .json(document, node: document.root)
-                    }
+                    streamed = try mapBody(&reader, into: sink)
                 }
             case .bodyBase64:
                 if try reader.peekKind() == .string {
-                    scratch.removeAll(keepingCapacity: true)
-                    try reader.string(into: &scratch, decode: true)
-                    let text = String(decoding: scratch, as: UTF8.self)
-                    deferred = Base64.decode(text).map { .bytes($0) }
-                    if deferred == nil {
-                        throw ErrorRecord(.invalidData, "stdin:\(line): body_base64 is not base64", context: context(url))
-                    }
+                    var text: [UInt8] = []
+                    try reader.string(into: &text, decode: true)
+                    base64 = .text(text)
                 } else {
                     try reader.skipValue()
+                    base64 = .notString
                 }
             default:
                 try reader.skipValue()
@@ -145,7 +148,7 @@ public struct StreamingResponseMapper {
         }
         try reader.finishLine()
         if let errorKind {
-            sink.discard()
+            discard(sink)
             if let bytes = reader.finishedLine {
                 sink.passThrough(bytes, kind: errorKind)
             } else {
@@ -156,24 +159,69 @@ public struct StreamingResponseMapper {
             }
             return
         }
+        // In the order of Response(record:), then of the mappers.
         guard let status, !statusInvalid else {
-            sink.discard()
+            discard(sink)
             let what = statusInvalid ? "status is not an HTTP status code" : "not a response record: no status"
             throw ErrorRecord(.invalidData, "stdin:\(line): \(what)", context: context(url))
         }
-        switch (streamed, deferred) {
-        case (.success?, nil):
-            sink.commit()
-        case let (.failure(rejection)?, nil):
-            sink.discard()
-            throw ErrorRecord(.invalidData, "stdin:\(line): \(rejection.message)", context: context(url))
-        case let (_, body?):
-            sink.discard()
-            try mapKept(Response(url: url, status: status, body: body), line: line, into: sink)
-        case (nil, nil):
-            sink.discard()
-            throw ErrorRecord(.invalidData, "stdin:\(line): not a response record: no body or body_base64", context: context(url))
+        guard let streamed else {
+            discard(sink)
+            switch base64 {
+            case .absent:
+                throw ErrorRecord(.invalidData, "stdin:\(line): not a response record: no body or body_base64", context: context(url))
+            case .notString:
+                throw ErrorRecord(.invalidData, "stdin:\(line): body_base64 is not base64", context: context(url))
+            case let .text(text):
+                guard let bytes = Base64.decode(text) else {
+                    throw ErrorRecord(.invalidData, "stdin:\(line): body_base64 is not base64", context: context(url))
+                }
+                try mapKept(Response(url: url, status: status, body: .bytes(bytes)), line: line, into: sink)
+                return
+            }
         }
+        guard kind.accepts(status) else {
+            discard(sink)
+            throw ErrorRecord(.invalidData, "stdin:\(line): \(kind.statusMessage(status))", context: context(url))
+        }
+        switch streamed {
+        case .success:
+            commit(sink)
+        case let .failure(rejection):
+            discard(sink)
+            throw ErrorRecord(.invalidData, "stdin:\(line): \(rejection.message)", context: context(url))
+        }
+    }
+
+    /// A record's `body_base64` member, as last met.
+    private enum Base64Member {
+        case absent, notString
+        case text([UInt8])
+    }
+
+    // MARK: Records to the sink
+
+    @inline(__always)
+    private func add(_ record: [UInt8], _ sink: any MappedRecordSink) {
+        records.append(record)
+        records.append(0x0A)
+        if records.count >= Self.batch { flush(sink) }
+    }
+
+    private func flush(_ sink: any MappedRecordSink) {
+        guard !records.isEmpty else { return }
+        sink.items(records.bytes)
+        records.removeAll()
+    }
+
+    private func commit(_ sink: any MappedRecordSink) {
+        flush(sink)
+        sink.commit()
+    }
+
+    private func discard(_ sink: any MappedRecordSink) {
+        records.removeAll()
+        sink.discard()
     }
 
     private func context(_ url: String?) -> [ErrorRecord.Field] {
@@ -190,18 +238,18 @@ public struct StreamingResponseMapper {
                 for image in try FeedItemsMapper.map(response) {
                     writer.reset()
                     image.write(to: &writer)
-                    sink.item(writer.bytes)
+                    add(writer.bytes, sink)
                 }
             case .comments:
                 for comment in try ImageCommentsMapper.map(response) {
                     writer.reset()
                     comment.write(to: &writer)
-                    sink.item(writer.bytes)
+                    add(writer.bytes, sink)
                 }
             }
-            sink.commit()
+            commit(sink)
         } catch {
-            sink.discard()
+            discard(sink)
             throw ErrorRecord(error.kind, prefix + error.message, context: error.context)
         }
     }
@@ -216,11 +264,11 @@ public struct StreamingResponseMapper {
             let result = try mapBody(&reader, into: sink)
             try reader.finishDocument()
             switch result {
-            case .success: sink.commit()
+            case .success: commit(sink)
             case let .failure(rejection): throw ErrorRecord(.invalidData, "stdin: \(rejection.message)")
             }
         } catch {
-            sink.discard()
+            discard(sink)
             let message = error.message.hasPrefix("stdin") ? error.message : "stdin: " + error.message
             sink.fail(ErrorRecord(error.kind, message.replacingFirst("stdin:0: ", with: "stdin: "), context: error.context))
         }
@@ -243,7 +291,7 @@ public struct StreamingResponseMapper {
                 continue
             }
             // With duplicate keys the last wins, as in JSONDocument.
-            sink.discard()
+            discard(sink)
             guard try reader.peekKind() == .array else {
                 try reader.skipValue()
                 items = .failure(Rejection(message: "body has no items array"))
@@ -252,7 +300,19 @@ public struct StreamingResponseMapper {
             try reader.beginArray()
             var position = 0
             var rejection: Rejection?
-            while try reader.nextElement() {
+            let quick = reader.remainingDepth >= (kind == .comments ? 2 : 1)
+            fast.multiline = reader.multiline
+            while true {
+                if quick, rejection == nil {
+                    // As many whole items as the buffer holds, straight from it.
+                    let records = self.records
+                    position += try reader.readElements(minimum: 1 << 14) { bytes, first in
+                        self.fast.run(bytes, first: first, into: records, limit: Self.batch)
+                    }
+                    if records.count >= Self.batch { flush(sink) }
+                }
+                // The next item, if any, the general way.
+                guard try reader.nextElement() else { break }
                 position += 1
                 if rejection != nil {
                     try reader.skipValue()
@@ -265,7 +325,7 @@ public struct StreamingResponseMapper {
                 }
                 do {
                     try mapItem(&reader, position: position)
-                    sink.item(out)
+                    add(out, sink)
                 } catch let error as Rejection {
                     rejection = error
                 } catch let error as ErrorRecord {
@@ -439,18 +499,20 @@ public struct StreamingResponseMapper {
     // MARK: Byte-level rules (the same as Identifiers')
 
     static func isUUID(_ b: [UInt8]) -> Bool {
-        guard b.count == 36 else { return false }
-        return b.withUnsafeBufferPointer { p in
-            for i in 0..<36 {
-                let c = p[i]
-                if i == 8 || i == 13 || i == 18 || i == 23 {
-                    if c != UInt8(ascii: "-") { return false }
-                } else if JSONEscapes.hexValue(c) < 0 {
-                    return false
-                }
+        b.withUnsafeBufferPointer { isUUID($0) }
+    }
+
+    static func isUUID(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard p.count == 36 else { return false }
+        for i in 0..<36 {
+            let c = p[i]
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                if c != UInt8(ascii: "-") { return false }
+            } else if JSONEscapes.hexValue(c) < 0 {
+                return false
             }
-            return true
         }
+        return true
     }
 
     /// Appends a validated UUID with its hex letters in upper case.
@@ -465,36 +527,38 @@ public struct StreamingResponseMapper {
     }
 
     static func isAbsoluteURL(_ b: [UInt8]) -> Bool {
-        b.withUnsafeBufferPointer { p in
-            guard let first = p.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
-            var i = 1
-            // The scheme, then a colon.
-            while i < p.count {
-                let c = p[i]
-                if c == UInt8(ascii: ":") { break }
-                let lower = c | 0x20
-                let ok = (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
-                    || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
-                if !ok { return false }
-                i += 1
-            }
-            guard i < p.count, i + 1 < p.count else { return false }
-            // The rest: no spaces or control characters; eight bytes at a time.
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            while i + 8 <= p.count {
-                let x = UnsafeRawPointer(p.baseAddress!).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let del = x ^ (ones &* 0x7F)
-                if ((x &- ones &* 0x21) & ~x | (del &- ones) & ~del) & highs != 0 { break }
-                i += 8
-            }
-            while i < p.count {
-                let c = p[i]
-                if c <= 0x20 || c == 0x7F { return false }
-                i += 1
-            }
-            return true
+        b.withUnsafeBufferPointer { isAbsoluteURL($0) }
+    }
+
+    static func isAbsoluteURL(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = p.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
+        var i = 1
+        // The scheme, then a colon.
+        while i < p.count {
+            let c = p[i]
+            if c == UInt8(ascii: ":") { break }
+            let lower = c | 0x20
+            let ok = (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+            if !ok { return false }
+            i += 1
         }
+        guard i < p.count, i + 1 < p.count else { return false }
+        // The rest: no spaces or control characters; eight bytes at a time.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= p.count {
+            let x = UnsafeRawPointer(p.baseAddress!).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let del = x ^ (ones &* 0x7F)
+            if ((x &- ones &* 0x21) & ~x | (del &- ones) & ~del) & highs != 0 { break }
+            i += 8
+        }
+        while i < p.count {
+            let c = p[i]
+            if c <= 0x20 || c == 0x7F { return false }
+            i += 1
+        }
+        return true
     }
 
     static func integer(_ text: [UInt8]) -> Int? {
@@ -566,12 +630,17 @@ extension String {
 /// Base64 without Foundation's JSON stack (RFC 4648, padding optional).
 public enum Base64 {
     public static func decode(_ text: String) -> [UInt8]? {
+        decode(Array(text.utf8))
+    }
+
+    /// Decodes base64 text given as UTF-8 bytes.
+    public static func decode(_ text: [UInt8]) -> [UInt8]? {
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count * 3 / 4)
+        out.reserveCapacity(text.count * 3 / 4)
         var accumulator: UInt32 = 0
         var bits = 0
         var padding = 0
-        for c in text.utf8 {
+        for c in text {
             let v: UInt32
             switch c {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))
@@ -591,7 +660,7 @@ public enum Base64 {
             }
         }
         // As strict as Foundation's default: whole quanta of four characters.
-        guard padding <= 2, text.utf8.count % 4 == 0 else { return nil }
+        guard padding <= 2, text.count % 4 == 0 else { return nil }
         return out
     }
 }

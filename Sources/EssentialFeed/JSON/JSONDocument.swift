@@ -203,6 +203,12 @@ enum JSONEscapes {
 
     /// Decodes the validated escaped content `bytes[start..<end]` of a string.
     static func unescape(_ bytes: [UInt8], _ start: Int, _ end: Int, into out: inout [UInt8]) {
+        guard start < end else { return }
+        bytes.withUnsafeBufferPointer { unescape($0.baseAddress!, start, end, into: &out) }
+    }
+
+    /// Decodes the validated escaped content `bytes[start..<end]` of a string.
+    static func unescape(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) {
         var i = start
         while i < end {
             let b = bytes[i]
@@ -230,7 +236,7 @@ enum JSONEscapes {
         }
     }
 
-    static func hex4(_ bytes: [UInt8], _ i: Int) -> Int {
+    static func hex4(_ bytes: UnsafePointer<UInt8>, _ i: Int) -> Int {
         var v = 0
         for k in 0..<4 { v = v << 4 | hexValue(bytes[i + k]) }
         return v

@@ -322,6 +322,31 @@ public struct JSONStreamReader {
         return true
     }
 
+    /// How many more containers may be opened inside the current one.
+    public var remainingDepth: Int { maxDepth - open.count }
+
+    /// Lets a caller read elements of the open array straight from the
+    /// buffer: `body` gets the unread bytes (at least `minimum` of them, or
+    /// a chunk's worth, when the stream still has them) and whether the
+    /// array has had no element yet, and returns how many bytes it read and
+    /// how many whole elements (with their separating commas) those bytes
+    /// were. It must read only whole elements it has validated exactly as
+    /// this reader would; it leaves anything else to the other methods.
+    @inline(__always)
+    public mutating func readElements(
+        minimum: Int, _ body: (UnsafeBufferPointer<UInt8>, _ first: Bool) -> (read: Int, elements: Int)
+    ) throws(ErrorRecord) -> Int {
+        if end - position < minimum { _ = try ensure(min(minimum, chunkSize)) }
+        let first = open[open.count - 1].count == 0
+        let from = position, to = end
+        let (read, elements) = buffer.withUnsafeBufferPointer { p in
+            body(UnsafeBufferPointer(rebasing: p[from..<to]), first)
+        }
+        position += read
+        open[open.count - 1].count += elements
+        return elements
+    }
+
     /// Reads a string value. Its content goes into `out` (appended) raw, as
     /// written between the quotes, or decoded when `decode`; returns whether
     /// the raw content held escapes.
@@ -542,8 +567,8 @@ public struct JSONStreamReader {
         } while open.count > depth
     }
 
-    /// Reads the next value whole and returns its compact JSON text (for
-    /// values kept for later, such as a body seen before its status).
+    /// Reads the next value whole and appends its compact JSON text to `out`
+    /// (for a value to be kept whole).
     public mutating func captureValue(into out: inout [UInt8]) throws(ErrorRecord) {
         let depth = open.count
         var key: [UInt8] = []

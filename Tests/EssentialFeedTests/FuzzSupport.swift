@@ -57,6 +57,9 @@ struct FuzzSettings {
     /// FEED_FUZZ_DUMP: a file each input is written to before it is tried,
     /// so that the input of a crash is left behind.
     let dumpPath: String?
+    /// FEED_FUZZ_SLOWDOWN: a factor for every time limit (default 1), for
+    /// builds that run slower by design, such as under a sanitizer.
+    let slowdown: Double
 
     static let defaultSeed: UInt64 = 0x5EED_FEED_2024_0001
 
@@ -72,7 +75,8 @@ struct FuzzSettings {
             iterations: number("FEED_FUZZ_ITERATIONS").map { Int(clamping: $0) } ?? 2000,
             bigLineMegabytes: number("FEED_FUZZ_BIG_LINE_MB").map { Int(clamping: $0) } ?? 5,
             reportPath: env["FEED_FUZZ_REPORT"].flatMap { $0.isEmpty ? nil : $0 },
-            dumpPath: env["FEED_FUZZ_DUMP"].flatMap { $0.isEmpty ? nil : $0 }
+            dumpPath: env["FEED_FUZZ_DUMP"].flatMap { $0.isEmpty ? nil : $0 },
+            slowdown: env["FEED_FUZZ_SLOWDOWN"].flatMap { Double($0) }.map { max(1, $0) } ?? 1
         )
     }()
 
@@ -485,6 +489,7 @@ final class FuzzRun {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         inputs += 1
         if seconds > slowest { slowest = seconds; slowestIndex = index }
+        let limit = limit * settings.slowdown
         if seconds > limit {
             fail(index, input, "took \(String(format: "%.2f", seconds)) s (limit \(limit) s): a hang")
             notes["hangs", default: 0] += 1

@@ -19,6 +19,26 @@ public struct RelativeDateFormatter: Sendable {
     private let locale: Locale
     private let calendar: Calendar
     private let style: Style
+    private let memo = Memo()
+
+    /// Formatted words by unit and signed count.
+    private final class Memo: @unchecked Sendable {
+        // Guards `strings`: a formatter may be shared between threads.
+        private let lock = NSLock()
+        private var strings: [Int: String] = [:]
+
+        func value(_ key: Int) -> String? {
+            lock.lock()
+            defer { lock.unlock() }
+            return strings[key]
+        }
+
+        func store(_ key: Int, _ text: String) {
+            lock.lock()
+            defer { lock.unlock() }
+            if strings.count < 4096 { strings[key] = text }
+        }
+    }
 
     /// Calendar arithmetic is gregorian in UTC, so results do not depend on `TZ`.
     /// A locale ICU does not know falls back to `en_US_POSIX`.
@@ -39,25 +59,61 @@ public struct RelativeDateFormatter: Sendable {
     /// `RelativeDateTimeFormatter`): 25 hours is "1 day ago", 23 hours 59
     /// minutes "23 hours ago", and 2 minutes across midnight "2 minutes ago".
     public func string(for date: Timestamp, relativeTo now: Timestamp) -> String {
+        let (unit, signed) = Self.shortSpan(date, now) ?? calendarDifference(date, now)
+        // The words depend only on the unit and the signed count: each is
+        // formatted by ICU once.
+        let key = unit.map { $0 * 1_000_000_000 + signed } ?? Int.min
+        if let known = memo.value(key) { return known }
+        let text = format(unit: unit, signed: signed, relativeTo: now.date)
+        memo.store(key, text)
+        return text
+    }
+
+    /// The calendar components, largest first, with the formatting field of each.
+    private static let units: [(Calendar.Component, Date.RelativeFormatStyle.Field)] = [
+        (.year, .year), (.month, .month), (.weekOfMonth, .week), (.day, .day), (.hour, .hour), (.minute, .minute), (.second, .second),
+    ]
+
+    /// The largest unit of the difference that is not zero (an index into
+    /// `units`, nil for the same second) and its whole count, negative for
+    /// a date before `now`, by the calendar.
+    func calendarDifference(_ date: Timestamp, _ now: Timestamp) -> (unit: Int?, signed: Int) {
         let from = date.date, to = now.date
         let (earlier, later) = from <= to ? (from, to) : (to, from)
-        let parts = calendar.dateComponents([.year, .month, .weekOfMonth, .day, .hour, .minute, .second], from: earlier, to: later)
-        let units: [(Calendar.Component, Int?, Date.RelativeFormatStyle.Field)] = [
-            (.year, parts.year, .year), (.month, parts.month, .month), (.weekOfMonth, parts.weekOfMonth, .week),
-            (.day, parts.day, .day), (.hour, parts.hour, .hour), (.minute, parts.minute, .minute), (.second, parts.second, .second),
-        ]
-        guard let (component, count, field) = units.first(where: { ($0.1 ?? 0) != 0 }).map({ ($0.0, $0.1!, $0.2) }) else {
+        let parts = calendar.dateComponents(Set(Self.units.map(\.0)), from: earlier, to: later)
+        for (index, (component, _)) in Self.units.enumerated() {
+            if let count = parts.value(for: component), count != 0 { return (index, from <= to ? -count : count) }
+        }
+        return (nil, 0)
+    }
+
+    /// The same for whole-second instants less than 28 days apart, by
+    /// arithmetic: in UTC a day is always 86,400 s and a week 7 days, and no
+    /// month or year fits in 28 days. Nil otherwise (the calendar decides).
+    static func shortSpan(_ date: Timestamp, _ now: Timestamp) -> (unit: Int?, signed: Int)? {
+        guard date.nanoseconds == 0, now.nanoseconds == 0 else { return nil }
+        let (difference, overflow) = now.seconds.subtractingReportingOverflow(date.seconds)
+        guard !overflow, difference.magnitude < 28 * 86_400 else { return nil }
+        let span = Int(difference.magnitude), sign = difference > 0 ? -1 : 1
+        for (index, size) in [(2, 604_800), (3, 86_400), (4, 3_600), (5, 60), (6, 1)] where span >= size {
+            return (index, sign * (span / size))
+        }
+        return (nil, 0)
+    }
+
+    private func format(unit: Int?, signed: Int, relativeTo to: Date) -> String {
+        guard let unit else {
             var format = Date.AnchoredRelativeFormatStyle(
                 anchor: to, presentation: .named, unitsStyle: style.units, locale: locale, calendar: calendar
             )
             format.allowedFields = [.second]
             return format.format(to)
         }
+        let (component, field) = Self.units[unit]
         // The anchored style describes its anchor as seen from the formatted
         // date. Anchor exactly `count` whole units from `now`, so that the
         // style's own calendar counting gives that same count.
-        let signed = from <= to ? -count : count
-        let anchor = calendar.date(byAdding: component, value: signed, to: to) ?? from
+        let anchor = calendar.date(byAdding: component, value: signed, to: to) ?? to
         var format = Date.AnchoredRelativeFormatStyle(
             anchor: anchor, presentation: .numeric, unitsStyle: style.units, locale: locale, calendar: calendar
         )

@@ -1,5 +1,5 @@
 import EssentialFeed
-import EssentialFeedPresentation
+@testable import EssentialFeedPresentation
 import XCTest
 
 /// The case study's ImageCommentsPresenter date cases, with time made explicit.
@@ -50,5 +50,37 @@ final class RelativeDateFormatterTests: XCTestCase {
     func test_styles_shortenUnits() {
         XCTAssertEqual(format(400 * 86_400, "en_US_POSIX", .short), "1 yr. ago")
         XCTAssertEqual(format(400 * 86_400, "en_US_POSIX", .narrow), "1y ago")
+    }
+
+    /// Spans under 28 days are counted by arithmetic, not by the calendar:
+    /// both must agree on every unit and count, in both directions.
+    func test_shortSpans_countAsTheCalendarDoes() {
+        let formatter = RelativeDateFormatter(locale: AppLocale("en_US_POSIX"))
+        var generator = SystemRandomNumberGenerator()
+        var spans: [Int64] = [0, 1, 59, 60, 61, 3_599, 3_600, 86_399, 86_400, 604_799, 604_800, 28 * 86_400 - 1]
+        for _ in 0..<2_000 { spans.append(Int64.random(in: 0..<(28 * 86_400), using: &generator)) }
+        for span in spans {
+            for sign: Int64 in [1, -1] {
+                let base = Int64.random(in: 0...2_000_000_000, using: &generator)
+                let date = Timestamp(seconds: base - sign * span), now = Timestamp(seconds: base)
+                let fast = RelativeDateFormatter.shortSpan(date, now)
+                XCTAssertNotNil(fast, "span \(span)")
+                let slow = formatter.calendarDifference(date, now)
+                XCTAssertTrue(fast?.unit == slow.unit && fast?.signed == slow.signed, "span \(sign * span) s: \(String(describing: fast)) vs \(slow)")
+            }
+        }
+        XCTAssertNil(RelativeDateFormatter.shortSpan(Timestamp(seconds: 0), Timestamp(seconds: 28 * 86_400)), "28 days may hold a month")
+        XCTAssertNil(RelativeDateFormatter.shortSpan(Timestamp(seconds: 0, nanoseconds: 5), Timestamp(seconds: 60)), "fractions go to the calendar")
+    }
+
+    /// Formatting is remembered by unit and count: the same words whatever the instants.
+    func test_formatting_isTheSameForTheSameUnitAndCountAtAnyInstant() {
+        let formatter = RelativeDateFormatter(locale: AppLocale("pt_BR"))
+        for base: Int64 in [0, 1_590_000_000, 1_700_000_000] {
+            XCTAssertEqual(formatter.string(for: Timestamp(seconds: base - 86_400), relativeTo: Timestamp(seconds: base)), "há 1 dia")
+            XCTAssertEqual(formatter.string(for: Timestamp(seconds: base + 7_200), relativeTo: Timestamp(seconds: base)), "em 2 horas")
+            XCTAssertEqual(formatter.string(for: Timestamp(seconds: base - 400 * 86_400), relativeTo: Timestamp(seconds: base)), "há 1 ano")
+            XCTAssertEqual(formatter.string(for: Timestamp(seconds: base), relativeTo: Timestamp(seconds: base)), "agora")
+        }
     }
 }

@@ -109,6 +109,10 @@ final class SpillingSink: MappedRecordSink {
             settle()
             lseek(file, 0, SEEK_SET)
             var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            // Output is written whole records at a time: a signal that ends
+            // the tool in the middle never leaves half a record behind. The
+            // bytes after the last line break of a piece wait for the next.
+            var pending: [UInt8] = []
             var left = spilled
             while left > 0 {
                 let n = chunk.withUnsafeMutableBytes { read(file, $0.baseAddress, min($0.count, left)) }
@@ -117,9 +121,21 @@ final class SpillingSink: MappedRecordSink {
                     tool.fail(ErrorRecord(.store, "cannot read a temporary file: \(Descriptor.describe(errno))"))
                     tool.finish()
                 }
-                tool.output.raw(chunk[0..<n])
                 left -= n
+                guard let end = chunk[0..<n].lastIndex(of: 0x0A) else {
+                    pending.append(contentsOf: chunk[0..<n])
+                    continue
+                }
+                if pending.isEmpty {
+                    tool.output.raw(chunk[0...end])
+                } else {
+                    pending.append(contentsOf: chunk[0...end])
+                    tool.output.raw(pending)
+                    pending.removeAll(keepingCapacity: true)
+                }
+                pending.append(contentsOf: chunk[(end + 1)..<n])
             }
+            if !pending.isEmpty { tool.output.raw(pending) }
             resetFile()
         }
         if !memory.isEmpty {

@@ -481,6 +481,36 @@ final class ReliabilityTests: XCTestCase {
         }
     }
 
+    /// A response past the mapper's memory holds its records in a temporary
+    /// file until it is known valid, then copies them out in large pieces.
+    /// SIGINT at any moment, the copying included, leaves only whole records.
+    func test_interruptWhileASpilledResponseIsWrittenOut_leavesOnlyWholeRecords() throws {
+        let directory = temporaryDirectory(self)
+        let input = directory + "/big.ndjson"
+        try Self.feedResponse(prefix: "5B11", count: 50_000).write(toFile: input, atomically: true, encoding: .utf8)
+        let started = Date()
+        XCTAssertEqual(sh("feed-map < \(quoted(input)) > /dev/null").status, 0)
+        // Mapping ends well before the signal; the records are then being
+        // written out to a FIFO whose reader only starts after the signal.
+        let mapping = Date().timeIntervalSince(started)
+        let signal = String(format: "%.2f", 2 * mapping + 0.3), reader = String(format: "%.2f", 2 * mapping + 0.8)
+        var written = 0
+        for attempt in 1...3 {
+            let out = directory + "/out.\(attempt)", fifo = directory + "/fifo.\(attempt)"
+            let run = sh("""
+                mkfifo \(quoted(fifo))
+                { exec 3< \(quoted(fifo)); sleep \(reader); cat <&3 > \(quoted(out)); } & reader=$!
+                feed-map < \(quoted(input)) > \(quoted(fifo)) & pid=$!
+                sleep \(signal); kill -INT $pid; wait $pid; status=$?; wait $reader; exit $status
+                """)
+            XCTAssertTrue([0, 130].contains(run.status), "attempt \(attempt): \(run.status) \(run.stderr)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+            XCTAssertTrue(bytes.isEmpty || bytes.last == 0x0A, "attempt \(attempt): output ends inside a record (\(bytes.count) bytes)")
+            if !bytes.isEmpty { written += 1 }
+        }
+        XCTAssertGreaterThan(written, 0, "the signal never came while records were written out")
+    }
+
     /// Every line of standard error starts with the tool's name (CONTRACT §1),
     /// and data in a diagnostic cannot drive the terminal: a URL's line
     /// breaks and escape characters are shown escaped.

@@ -29,12 +29,23 @@ import EssentialFeed
 /// that every write rewrites all of it, which is why big image caches belong
 /// in the SQLite store.
 ///
+/// The document is never held whole: reads go through it with the streaming
+/// JSON reader (once to check it and count the feed, once more to hand out
+/// the images one by one), and a write transaction writes the new document
+/// to `PATH.tmp` as the images come, copying what it keeps from the old one.
+/// Memory stays bounded whatever the feed's size, but for the ids of the feed
+/// being written (16 bytes each, to keep the first image of an id: 16 MiB a
+/// million, no index to fall back on as the SQLite store has) and the image
+/// data URLs; the image data a transaction stores waits for its commit in
+/// memory up to 4 MiB, then in an unlinked temporary file beside the store.
+///
 /// - A write transaction holds an exclusive `flock` on the side file
 ///   `PATH.lock` (created 0600) from before it reads until after it has
 ///   written, so read-modify-writes of several processes are serialized;
 ///   another writer waits up to `wait` seconds, then fails with `.busy`.
-/// - The document is written to `PATH.tmp` in the same directory (0600),
-///   fsynced, renamed over `PATH`, then the directory is fsynced. A
+/// - The document is written to `PATH.tmp` in the same directory (0600) while
+///   the transaction runs, fsynced, renamed over `PATH`, then the directory is
+///   fsynced; a transaction that fails removes it and leaves `PATH` as it was. A
 ///   `PATH.tmp` left by a crash is removed by the next writer (only a lock
 ///   holder writes it). Nothing is written when the transaction changed nothing.
 /// - A read takes no lock: the rename makes every read see one whole document.
@@ -87,175 +98,94 @@ public final class JSONFileFeedStore: FeedStore {
         let token = temporaryFiles?.mayCreate(temporaryPath)
         defer { if let token { temporaryFiles?.done(token) } }
         _ = unlink(temporaryPath)  // left by a writer that crashed
-        let loaded = try load()
-        if let problem = loaded.unreadable {
-            let tx = UnreadableStoreTransaction(problem)
-            let result = try body(tx)
-            if let snapshot = tx.resetSnapshot {
-                let bytes = JSONFileFeedStore.encode(snapshot, keeping: nil, unchanged: false)
-                try POSIXFiles.replaceAtomically(documentPath, named: path, with: bytes, temporary: temporaryPath)
-            }
-            return result
-        }
-        let tx = FeedStoreSnapshotTransaction(loaded.snapshot)
+        let document = try openDocument()
+        let tx = JSONFileTransaction(document, path: path, documentPath: documentPath, temporaryPath: temporaryPath)
+        defer { tx.end() }
         let result = try body(tx)
-        if tx.hasChanges {
-            let snapshot = tx.commit()
-            let bytes = JSONFileFeedStore.encode(snapshot, keeping: loaded.document, unchanged: snapshot.cache == loaded.snapshot.cache)
-            try POSIXFiles.replaceAtomically(documentPath, named: path, with: bytes, temporary: temporaryPath)
-        }
+        try tx.commit()
         return result
     }
 
     public func read<T>(_ body: (any FeedStoreReader) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
-        let loaded = try load()
-        if let problem = loaded.unreadable { throw problem }
-        return try body(FeedStoreSnapshotTransaction(loaded.snapshot))
+        let document = try openDocument()
+        let tx = JSONFileTransaction(document, path: path, documentPath: documentPath, temporaryPath: nil)
+        defer { tx.end() }
+        if case .unreadable(let problem) = document.content { throw problem }
+        return try body(tx)
     }
 
     public func info() throws(ErrorRecord) -> FeedStoreInfo {
-        guard let st = try POSIXFiles.status(documentPath) else {
+        let document = try openDocument()
+        defer { if document.fd >= 0 { close(document.fd) } }
+        guard document.exists else {
             return FeedStoreSnapshot().info(kind: "json", path: path, exists: false, schemaVersion: nil, fileBytes: nil)
         }
-        let loaded = try load()
-        if let problem = loaded.unreadable { throw problem }
-        return loaded.snapshot.info(kind: "json", path: path, exists: true, schemaVersion: loaded.document == nil ? nil : Self.schemaVersion,
-                                    fileBytes: Int(st.st_size))
-    }
-
-    private struct Loaded {
-        var snapshot: FeedStoreSnapshot
-        var document: JSONDocument?
-        /// Why the file cannot be read, when it cannot (it can then only be reset).
-        var unreadable: ErrorRecord?
-    }
-
-    /// The store's content. Throws for a file that must not be touched (not
-    /// readable by the C library, a JSON document that is not a feed cache, a
-    /// newer version); a file that is not JSON, or whose image data is damaged,
-    /// is returned as unreadable.
-    private func load() throws(ErrorRecord) -> Loaded {
-        guard let bytes = try POSIXFiles.readFile(documentPath, named: path), !bytes.isEmpty else {
-            return Loaded(snapshot: FeedStoreSnapshot(), document: nil)
+        var summary: JSONFeedDocumentSummary?
+        switch document.content {
+        case .unreadable(let problem): throw problem
+        case .empty: break
+        case .readable(let content): summary = content
         }
-        return try JSONFileFeedStore.decode(bytes, path: path)
-    }
-
-    // MARK: The document
-
-    private static func notAFeedCache(_ path: String, _ reason: String) -> ErrorRecord {
-        ErrorRecord(.store, "\(path): not a feed cache (\(reason))")
-    }
-
-    private static func damaged(_ path: String, _ reason: String) -> ErrorRecord {
-        ErrorRecord(.store, "\(path): damaged feed cache: \(reason)")
-    }
-
-    /// A file that is not JSON, or a feed cache whose image data is damaged, is
-    /// unreadable (it can be reset); a JSON document that is not a feed cache,
-    /// or of a newer version, is refused (thrown: it is never written).
-    private static func decode(_ bytes: [UInt8], path: String) throws(ErrorRecord) -> Loaded {
-        func unreadable(_ error: ErrorRecord) -> Loaded {
-            Loaded(snapshot: FeedStoreSnapshot(), document: nil, unreadable: error)
+        var itemCount: Int?, timestamp: Timestamp?
+        if case .valid(let header)? = summary?.feed {
+            itemCount = header.count
+            timestamp = header.timestamp
         }
-        let document: JSONDocument
-        do {
-            document = try JSONParser.parse(bytes)
+        return FeedStoreInfo(kind: "json", path: path, exists: true, schemaVersion: summary == nil ? nil : Self.schemaVersion,
+                             fileBytes: document.size, itemCount: itemCount, timestamp: timestamp,
+                             imageDataCount: summary?.imageDataURLs.count ?? 0, imageDataBytes: summary?.imageDataBytes ?? 0)
+    }
+
+    /// The document, open (a rename that replaces it later leaves this one
+    /// readable, whole) and read once through.
+    private func openDocument() throws(ErrorRecord) -> JSONFileDocument {
+        var fd: Int32
+        repeat { fd = open(documentPath, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return JSONFileDocument(fd: -1, size: 0, content: .empty) }
+            throw POSIXFiles.failure("open", path, code)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let code = errno
+            close(fd)
+            throw POSIXFiles.failure("read", path, code)
+        }
+        if POSIXFiles.isDirectory(st) {
+            close(fd)
+            throw POSIXFiles.failure("read", path, EISDIR)
+        }
+        let size = Int(st.st_size)
+        if size == 0 { return JSONFileDocument(fd: fd, size: 0, content: .empty) }
+        let outcome: JSONFeedDocumentSummary.Outcome
+        do throws(ErrorRecord) {
+            outcome = try JSONFeedDocumentSummary.read(fd, path: path)
         } catch {
-            return unreadable(notAFeedCache(path, error.description))
+            close(fd)
+            throw error
         }
-        let root = document.root
-        guard document.kind(root) == .object,
-              let format = document.member(root, "format"), document.string(format) == Self.format else {
-            throw notAFeedCache(path, "no \"format\":\"\(Self.format)\"")
+        switch outcome {
+        case .readable(let summary): return JSONFileDocument(fd: fd, size: size, content: .readable(summary))
+        case .unreadable(let problem): return JSONFileDocument(fd: fd, size: size, content: .unreadable(problem))
         }
-        guard let versionNode = document.member(root, "version"), let version = document.int(versionNode), version >= 1 else {
-            throw notAFeedCache(path, "no valid \"version\"")
-        }
-        guard version <= Self.schemaVersion else {
-            throw ErrorRecord(.store, "\(path): feed cache schema version \(version) is newer than this release supports (\(Self.schemaVersion))")
-        }
+    }
+}
 
-        var snapshot = FeedStoreSnapshot()
-        if document.member(root, "timestamp") != nil || document.member(root, "feed") != nil {
-            do throws(ErrorRecord) {
-                snapshot.cache = .success(try decodeFeed(document, path: path))
-            } catch {
-                snapshot.cache = .failure(error)
-            }
-        }
-        if let data = document.member(root, "image_data") {
-            guard document.kind(data) == .object else { return unreadable(damaged(path, "\"image_data\" is not an object")) }
-            for key in document.keys(data) {
-                guard let url = document.string(key),
-                      let text = document.string(key + 1),
-                      let decoded = Data(base64Encoded: text) else {
-                    return unreadable(damaged(path, "image data \(document.string(key) ?? "") is not base64"))
-                }
-                snapshot.imageData[url] = [UInt8](decoded)
-            }
-        }
-        return Loaded(snapshot: snapshot, document: document)
+/// A store's document, open.
+struct JSONFileDocument {
+    enum Content {
+        /// No file, or an empty one.
+        case empty
+        case readable(JSONFeedDocumentSummary)
+        /// Not JSON, or its image data is damaged: it can only be reset.
+        case unreadable(ErrorRecord)
     }
 
-    private static func decodeFeed(_ document: JSONDocument, path: String) throws(ErrorRecord) -> CachedFeed {
-        let root = document.root
-        guard let node = document.member(root, "timestamp"), let text = document.string(node),
-              let timestamp = Timestamp(iso8601: text) else {
-            throw damaged(path, "no valid \"timestamp\"")
-        }
-        guard let feedNode = document.member(root, "feed"), document.kind(feedNode) == .array else {
-            throw damaged(path, "no \"feed\" array")
-        }
-        var feed: [FeedImage] = []
-        feed.reserveCapacity(document.count(feedNode))
-        for (index, item) in document.elements(feedNode).enumerated() {
-            func field(_ key: String) throws(ErrorRecord) -> String? {
-                guard let value = document.member(item, key) else { return nil }
-                guard let text = document.string(value) else { throw damaged(path, "feed item \(index + 1): \"\(key)\" is not a string") }
-                return text
-            }
-            guard document.kind(item) == .object else { throw damaged(path, "feed item \(index + 1) is not an object") }
-            guard let id = try field("id").flatMap(Identifiers.uuid) else { throw damaged(path, "feed item \(index + 1) has no valid id") }
-            guard let url = try field("url") else { throw damaged(path, "feed item \(index + 1) has no url") }
-            feed.append(FeedImage(id: id, description: try field("description"), location: try field("location"), url: url))
-        }
-        return CachedFeed(feed: feed, timestamp: timestamp)
-    }
+    /// -1 when there is no file.
+    let fd: Int32
+    let size: Int
+    let content: Content
 
-    /// The document for `snapshot`. A damaged feed the transaction did not
-    /// touch (`unchanged`) is copied from `previous` as it was, never lost.
-    static func encode(_ snapshot: FeedStoreSnapshot, keeping previous: JSONDocument?, unchanged: Bool) -> [UInt8] {
-        var writer = JSONWriter(capacity: 4096)
-        writer.beginObject()
-        writer.member("format", Self.format)
-        writer.member("version", Self.schemaVersion)
-        switch snapshot.cache {
-        case .success(let cached)?:
-            writer.member("timestamp", cached.timestamp.iso8601)
-            writer.key("feed")
-            writer.beginArray()
-            for image in cached.feed { image.write(to: &writer) }
-            writer.endArray()
-        case .failure?:
-            if unchanged, let previous {
-                for key in ["timestamp", "feed"] {
-                    if let node = previous.member(previous.root, key) { writer.member(key, previous, node) }
-                }
-            }
-        case nil:
-            break
-        }
-        if !snapshot.imageData.isEmpty {
-            writer.key("image_data")
-            writer.beginObject()
-            for url in snapshot.imageData.keys.sorted() {
-                writer.member(url, Data(snapshot.imageData[url]!).base64EncodedString())
-            }
-            writer.endObject()
-        }
-        writer.endObject()
-        writer.bytes.append(0x0A)
-        return writer.bytes
-    }
+    var exists: Bool { fd >= 0 }
 }

@@ -154,39 +154,52 @@ struct CacheContext {
         }
     }
 
-    /// Stores every valid image response read, in one transaction at the end.
-    /// Each image stands alone: an invalid response or an error record is
+    /// How many bytes of image data `save-images` reads before it opens the
+    /// store: images that fit are stored in a transaction that never waits
+    /// for its input; past that, they stream into the open transaction.
+    static let imageReadAheadBytes = 1 << 20
+
+    /// Stores every valid image response read, in one transaction. Each
+    /// image stands alone: an invalid response or an error record is
     /// reported and skipped, the others are stored. An invalid or truncated
-    /// line stores nothing (the input cannot be trusted).
+    /// line stores nothing (the input cannot be trusted). Images are held
+    /// one at a time once past the read-ahead: memory is bounded by the
+    /// largest image, not their sum.
     func saveImages() {
         tool.refuseTerminalInput()
-        var entries: [(url: String, data: [UInt8])] = []
-        var trusted = true
-        tool.forEachLine { line, number, truncated in
-            guard let document = tool.parseRecord(line, number, truncated) else { trusted = false; return }
-            if let kind = RecordKind.errorKind(of: document) {
-                tool.output.line(line)
-                tool.record(kind)
-                return
-            }
-            do throws(ErrorRecord) {
-                let response = try Response(record: document)
-                guard let url = response.url else { throw ErrorRecord(.invalidData, "image response has no url") }
-                let data = try ImageDataMapper.map(response)
-                entries.append((url, data))
-            } catch {
-                tool.fail(ErrorRecord(error.kind, "stdin:\(number): \(error.message)", context: error.context))
-            }
+        let input = ImageInput(tool: tool)
+        var ahead: [(url: String, data: [UInt8])] = []
+        var held = 0
+        while held < Self.imageReadAheadBytes, let entry = input.next() {
+            if input.trusted { ahead.append(entry) }
+            held += entry.data.count + entry.url.utf8.count + 64
         }
-        guard trusted else {
-            tool.diagnostics.info("save-images: nothing stored: the input had invalid lines")
+        if input.ended && (ahead.isEmpty || !input.trusted) {
+            if !input.trusted { tool.diagnostics.info("save-images: nothing stored: the input had invalid lines") }
             return
         }
         do throws(ErrorRecord) {
-            try LocalFeedImageDataLoader(store: try openStore()).save(entries)
-            tool.diagnostics.debug("save-images: stored \(entries.count) images in \(path)")
+            var index = 0
+            let stored = try LocalFeedImageDataLoader(store: try openStore()).save { () throws(ErrorRecord) -> (url: String, data: [UInt8])? in
+                if index < ahead.count {
+                    defer { index += 1 }
+                    let entry = ahead[index]
+                    ahead[index].data = []
+                    return entry
+                }
+                if !ahead.isEmpty { ahead = [] }
+                while let entry = input.next() {
+                    if input.trusted { return entry }
+                }
+                if !input.trusted { throw ImageInput.rejection }
+                return nil
+            }
+            tool.diagnostics.debug("save-images: stored \(stored) images in \(path)")
+        } catch where error == ImageInput.rejection {
+            tool.diagnostics.info("save-images: nothing stored: the input had invalid lines")
         } catch {
             tool.fail(error)
+            input.drain()
         }
     }
 

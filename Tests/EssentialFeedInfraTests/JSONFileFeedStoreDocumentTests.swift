@@ -130,6 +130,92 @@ final class JSONFileFeedStoreDocumentTests: XCTestCase {
         XCTAssertEqual(try sut.cachedImageDataURLs(), [])
     }
 
+    func test_retrieve_readsADocumentWrittenByHandInAnyKeyOrderWithBlanksEscapesAndRepeatedMembers() throws {
+        let document = """
+            {
+              "image_data": {"https://b.example/2.png": "AQID", "https://a.example/1.png": "/wAQ"},
+              "feed": [{"url": "ignored"}],
+              "feed": [
+                {"extra": [1, {"x": null}], "url": "https:\\/\\/a.example\\/1.png", "id": "0f618d2c-83c6-4c5d-97f7-8e51f97baac5",
+                 "location": "Lisboa \\u00e9", "location": "Porto"},
+                {"id": "1F618D2C-83C6-4C5D-97F7-8E51F97BAAC5", "url": "https://b.example/2.png", "description": "a \\"quote\\""}
+              ],
+              "version": 1, "timestamp": "2024-01-01T00:00:00Z", "format": "essential-feed-cache"
+            }
+
+            """
+        StoreTestFiles.write(Array(document.utf8), to: storePath)
+        let sut = makeSUT()
+        let feed = [
+            FeedImage(id: try XCTUnwrap(UUID(uuidString: "0F618D2C-83C6-4C5D-97F7-8E51F97BAAC5")), description: nil, location: "Porto", url: "https://a.example/1.png"),
+            FeedImage(id: try XCTUnwrap(UUID(uuidString: "1F618D2C-83C6-4C5D-97F7-8E51F97BAAC5")), description: "a \"quote\"", location: nil, url: "https://b.example/2.png"),
+        ]
+        let timestamp = try XCTUnwrap(Timestamp(iso8601: "2024-01-01T00:00:00Z"))
+
+        expect(sut, toRetrieve: CachedFeed(feed: feed, timestamp: timestamp))
+        expect(sut, toRetrieveData: [1, 2, 3], for: "https://b.example/2.png")
+        expect(sut, toRetrieveData: [0xFF, 0, 0x10], for: "https://a.example/1.png")
+
+        // Any write writes it again as this store writes documents: compact, sorted image data.
+        try sut.insertImageData([9], for: "https://c.example/3.png")
+        let expected = #"{"format":"essential-feed-cache","version":1,"timestamp":"\#(timestamp.iso8601)","feed":[{"id":"0F618D2C-83C6-4C5D-97F7-8E51F97BAAC5","location":"Porto","url":"https://a.example/1.png"},{"id":"1F618D2C-83C6-4C5D-97F7-8E51F97BAAC5","description":"a \"quote\"","url":"https://b.example/2.png"}],"image_data":{"https://a.example/1.png":"/wAQ","https://b.example/2.png":"AQID","https://c.example/3.png":"CQ=="}}"# + "\n"
+        XCTAssertEqual(String(decoding: try XCTUnwrap(StoreTestFiles.bytes(storePath)), as: UTF8.self), expected)
+    }
+
+    func test_failedTransaction_afterStreamingImages_leavesTheDocumentByteForByteAndNoTemporaryFile() throws {
+        let sut = makeSUT()
+        try sut.insert(uniqueFeed(count: 3), timestamp: anyTimestamp())
+        try sut.insertImageData([1, 2], for: "https://x.example/a.png")
+        let before = StoreTestFiles.bytes(storePath)
+
+        let error = caughtRecord({ () throws(ErrorRecord) in
+            try sut.transaction { (tx) throws(ErrorRecord) in
+                try tx.deleteCachedFeed()
+                let writer = try tx.beginFeed(timestamp: anyTimestamp(), keepingCachedImages: false)
+                for image in uniqueFeed(count: 5_000) { _ = try writer.add(image) }
+                try tx.insertImageData([UInt8](repeating: 7, count: 5 << 20), for: "https://x.example/big.png")
+                throw ErrorRecord(.invalidData, "stop")
+            }
+        })
+
+        XCTAssertEqual(error, ErrorRecord(.invalidData, "stop"))
+        XCTAssertEqual(StoreTestFiles.bytes(storePath), before)
+        XCTAssertEqual(StoreTestFiles.names(in: directory.file("")).sorted(), ["feed.json", "feed.json.lock"])
+    }
+
+    func test_beginFeed_again_keepingTheImagesWritten_takesTheNewTimestamp() throws {
+        let sut = makeSUT()
+        let first = uniqueFeed(count: 3), second = uniqueFeed(count: 2)
+        let later = Timestamp(seconds: 1_800_000_000, nanoseconds: 5)
+
+        try sut.transaction { (tx) throws(ErrorRecord) in
+            let writer = try tx.beginFeed(timestamp: Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_789), keepingCachedImages: false)
+            for image in first { _ = try writer.add(image) }
+            let again = try tx.beginFeed(timestamp: later, keepingCachedImages: true)
+            XCTAssertFalse(try again.add(first[0]))
+            for image in second { XCTAssertTrue(try again.add(image)) }
+            XCTAssertEqual(try tx.retrieveHeader(), CachedFeedHeader(timestamp: later, count: 5))
+        }
+
+        expect(sut, toRetrieve: CachedFeed(feed: first + second, timestamp: later))
+    }
+
+    func test_imageDataPastWhatATransactionKeepsInMemory_isStoredWholeAndLeavesNoOtherFile() throws {
+        let sut = makeSUT()
+        let feed = (0..<6).map { uniqueImage(url: "https://x.example/\($0).png") }
+        let data = (0..<6).map { i in [UInt8]((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* (i + 3)) }) }
+        try sut.insert(feed, timestamp: anyTimestamp())
+
+        try sut.transaction { (tx) throws(ErrorRecord) in
+            for (image, bytes) in zip(feed, data) { try tx.insertImageData(bytes, for: image.url) }
+            XCTAssertEqual(try tx.retrieveImageData(for: feed[5].url), data[5])
+        }
+
+        for (image, bytes) in zip(feed, data) { expect(sut, toRetrieveData: bytes, for: image.url) }
+        XCTAssertEqual(try sut.info().imageDataBytes, 6 << 20)
+        XCTAssertEqual(StoreTestFiles.names(in: directory.file("")).sorted(), ["feed.json", "feed.json.lock"])
+    }
+
     // MARK: Helpers
 
     private var storePath: String { directory.file("feed.json") }

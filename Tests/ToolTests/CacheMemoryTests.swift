@@ -38,6 +38,88 @@ final class CacheMemoryTests: XCTestCase {
             XCTAssertLessThan(kib, Self.limitKiB, "feed-cache \(command) of 50 MB of records peaked at \(kib / 1024) MiB")
         }
     }
+
+    /// The JSON-file store reads its document with the streaming reader and
+    /// writes the next one as the records come: save, load and append of a
+    /// feed bigger than the bound stay under it (ids cost 16 bytes each while
+    /// saving: 100k of them, 1.6 MiB).
+    func test_JSONStore_saveLoadAndAppendOfAFeedLargerThanTheBound_stayUnder32MiB() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
+        }
+        let dir = temporaryDirectory(self)
+        let store = dir + "/feed.json"
+        // 90k records of about 420 bytes (38 MB), then 20k more, half of them already cached.
+        let generate = sh(#"""
+            awk 'BEGIN { pad = sprintf("%300s", ""); gsub(/ /, "x", pad); for (i = 0; i < 90000; i++) printf "{\"id\":\"%08X-0000-4000-8000-%012X\",\"description\":\"item %d %s\",\"url\":\"https://images.example.com/feed/%d.jpg\"}\n", i, i, i, pad, i }' > "$D/big"
+            awk 'BEGIN { for (i = 80000; i < 100000; i++) printf "{\"id\":\"%08X-0000-4000-8000-%012X\",\"url\":\"https://images.example.com/more/%d.jpg\"}\n", i, i, i }' > "$D/more"
+            cp "$D/big" "$D/expected"; tail -10000 "$D/more" >> "$D/expected"
+            """#, environment: ["D": dir])
+        XCTAssertEqual(generate.status, 0, generate.stderr)
+        XCTAssertGreaterThan(StoreFileSize.of(dir + "/big"), Self.limitKiB * 1024)
+
+        let env = ["D": dir, "S": store]
+        let save = sh(#"/usr/bin/time -f %M -o "$D/save.rss" feed-cache --store "$S" save < "$D/big"; echo $?"#, environment: env, timeout: 120)
+        XCTAssertEqual(save.out, "0\n", save.stderr)
+        let load = sh(#"/usr/bin/time -f %M -o "$D/load.rss" feed-cache --store "$S" load > "$D/out"; echo $?; cmp "$D/big" "$D/out" && echo same"#,
+                      environment: env, timeout: 120)
+        XCTAssertEqual(load.out, "0\nsame\n", load.stderr)
+        let append = sh(#"/usr/bin/time -f %M -o "$D/append.rss" feed-cache --store "$S" save --append < "$D/more"; echo $?; feed-cache --store "$S" load | cmp - "$D/expected" && echo same"#,
+                        environment: env, timeout: 120)
+        XCTAssertEqual(append.out, "0\nsame\n", append.stderr)
+        let document = try XCTUnwrap(FileManager.default.contents(atPath: store))
+        XCTAssertEqual(document.filter { $0 == 0x0A }.count, 1, "Expected the document on one line")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".tmp"))
+
+        try assertPeaksUnderTheBound(["save", "load", "append"], in: dir, what: "feed-cache on a JSON store of 38 MB")
+    }
+
+    /// save-images stores each image as it is read (into the open
+    /// transaction), so memory is bounded by the largest image, not their sum.
+    func test_saveImages_ofImagesFarLargerThanTheBoundInTotal_staysUnder32MiB() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
+        }
+        let dir = temporaryDirectory(self)
+        // 136 images of 256 KiB: 34 MiB of data, 46 MB of lines.
+        let image = Data((0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        let body = image.base64EncodedString()
+        var lines = ""
+        for i in 0..<136 {
+            lines += #"{"url":"https://images.example.com/\#(i).jpg","status":200,"headers":{},"body_base64":"\#(body)"}"# + "\n"
+        }
+        try lines.write(toFile: dir + "/images", atomically: false, encoding: .utf8)
+        XCTAssertGreaterThan(StoreFileSize.of(dir + "/images"), Self.limitKiB * 1024)
+
+        for name in ["feed.sqlite", "feed.json"] {
+            let env = ["D": dir, "S": dir + "/" + name, "N": name]
+            let run = sh(#"/usr/bin/time -f %M -o "$D/$N.rss" feed-cache --store "$S" save-images < "$D/images"; echo $?"#, environment: env, timeout: 120)
+            XCTAssertEqual(run.out, "0\n", run.stderr)
+            let first = sh(#"feed-cache --store "$S" image https://images.example.com/0.jpg"#, environment: env)
+            XCTAssertEqual(first.stdout, image, name)
+            let info = sh(#"feed-cache --store "$S" info"#, environment: env)
+            XCTAssertTrue(info.out.contains(#""image_data_count":136"#), info.out)
+        }
+        try assertPeaksUnderTheBound(["feed.sqlite", "feed.json"], in: dir, what: "feed-cache save-images of 34 MiB of images")
+
+        // An invalid line after images streamed into the transaction still stores nothing.
+        let bad = sh(#"""
+            for S in "$D/other.sqlite" "$D/other.json"; do
+              { head -8 "$D/images"; echo '{not json'; } | feed-cache --store "$S" save-images > /dev/null 2>&1; echo $?
+              feed-cache --store "$S" info
+            done
+            """#, environment: ["D": dir], timeout: 120)
+        XCTAssertEqual(bad.lines.filter { $0 == "65" }.count, 2, bad.out + bad.stderr)
+        XCTAssertEqual(bad.lines.filter { $0.contains(#""image_data_count":0"#) }.count, 2, bad.out)
+    }
+
+    private func assertPeaksUnderTheBound(_ names: [String], in dir: String, what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        for name in names {
+            let text = try String(contentsOfFile: "\(dir)/\(name).rss", encoding: .utf8)
+            let kib = try XCTUnwrap(text.split(separator: "\n").last.flatMap { Int($0) }, "no peak RSS in \(text)", file: file, line: line)
+            XCTAssertLessThan(kib, Self.limitKiB, "\(what): \(name) peaked at \(kib / 1024) MiB", file: file, line: line)
+        }
+    }
 }
 
 enum StoreFileSize {

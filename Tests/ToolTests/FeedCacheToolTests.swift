@@ -402,6 +402,27 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    func test_saveImages_pastWhatItReadsAhead_streamsEachValidImageAndSkipsInvalidResponses() {
+        forEachStore { store in
+            // 12 images of 128 KiB (past the 1 MiB read ahead), a 404 and an error record among them.
+            let body = Data((0..<(128 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            var lines: [String] = (0..<12).map { #"{"url":"http://h/\#($0)","status":200,"body_base64":"\#(body.base64EncodedString())"}"# }
+            lines.insert(#"{"url":"http://h/gone","status":404,"body_base64":"AAEC"}"#, at: 9)
+            lines.insert(#"{"error":"connectivity","message":"refused"}"#, at: 10)
+            let run = cache("save-images", store, stdin: lines.joined(separator: "\n") + "\n")
+            XCTAssertEqual(run.status, 65, run.stderr)
+            XCTAssertEqual(run.records().map { $0["error"] as? String }, ["invalid_data", "connectivity"])
+            for i in [0, 8, 11] { XCTAssertEqual(cache("image http://h/\(i)", store).stdout, body, "image \(i)") }
+            XCTAssertEqual(cache("image http://h/gone", store).status, 66)
+
+            // A truncated last line stores nothing, not even the images streamed before it.
+            let other = store + ".other" + (store.hasSuffix(".json") ? ".json" : "")
+            let cut = cache("save-images", other, stdin: lines.joined(separator: "\n") + "\n" + #"{"url":"http://h/x","#)
+            XCTAssertEqual(cut.status, 65)
+            XCTAssertEqual(cache("image http://h/0", other).status, 66)
+        }
+    }
+
     func test_imageData_survivesASaveThatKeepsItsURLAndGoesWithItsImage() {
         forEachStore { store in
             cache("save", store, stdin: feedA)

@@ -242,6 +242,22 @@ public struct LocalFeedImageDataLoader {
         }
     }
 
+    /// Stores, in one transaction, the entries `read` returns, one at a time
+    /// as they come (until it returns nil), so that memory holds one entry at
+    /// a time whatever their number. When `read` throws, nothing is stored and
+    /// the error is rethrown. Returns how many entries were stored.
+    @discardableResult
+    public func save(reading read: () throws(ErrorRecord) -> (url: String, data: [UInt8])?) throws(ErrorRecord) -> Int {
+        try store.transaction { (tx) throws(ErrorRecord) -> Int in
+            var count = 0
+            while let entry = try read() {
+                try tx.insertImageData(entry.data, for: entry.url)
+                count += 1
+            }
+            return count
+        }
+    }
+
     /// The data stored for `url`, or nil when there is none.
     public func loadImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
         try store.retrieveImageData(for: url)

@@ -118,6 +118,21 @@ final class EndpointTests: XCTestCase {
         }
     }
 
+    /// The byte form checks eight bytes at a time past the scheme: a space,
+    /// a control character or DEL is found at every position of a long URL.
+    func test_isAbsoluteURL_findsABadByteAtEveryPositionPastTheScheme() {
+        let good = Array("https://images.example.com/a/long/path/0123456789.jpg".utf8)
+        XCTAssertTrue(good.withUnsafeBufferPointer { Identifiers.isAbsoluteURL(bytes: $0) })
+        for position in 6..<good.count {
+            for bad: UInt8 in [0x00, 0x09, 0x1F, 0x20, 0x7F] {
+                var url = good
+                url[position] = bad
+                XCTAssertFalse(url.withUnsafeBufferPointer { Identifiers.isAbsoluteURL(bytes: $0) }, "byte \(bad) at \(position)")
+                XCTAssertFalse(Identifiers.isAbsoluteURL(String(decoding: url, as: UTF8.self)), "byte \(bad) at \(position)")
+            }
+        }
+    }
+
     func test_isHTTPURL_requiresHTTPOrHTTPSWithAHost() {
         for text in ["http://x.com", "https://x.com/", "HTTP://X.COM", "http://127.0.0.1:8080/a?b"] {
             XCTAssertTrue(Identifiers.isHTTPURL(text), text)

@@ -531,34 +531,7 @@ public struct StreamingResponseMapper {
     }
 
     static func isAbsoluteURL(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = p.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
-        var i = 1
-        // The scheme, then a colon.
-        while i < p.count {
-            let c = p[i]
-            if c == UInt8(ascii: ":") { break }
-            let lower = c | 0x20
-            let ok = (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
-                || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
-            if !ok { return false }
-            i += 1
-        }
-        guard i < p.count, i + 1 < p.count else { return false }
-        // The rest: no spaces or control characters; eight bytes at a time.
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while i + 8 <= p.count {
-            let x = UnsafeRawPointer(p.baseAddress!).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let del = x ^ (ones &* 0x7F)
-            if ((x &- ones &* 0x21) & ~x | (del &- ones) & ~del) & highs != 0 { break }
-            i += 8
-        }
-        while i < p.count {
-            let c = p[i]
-            if c <= 0x20 || c == 0x7F { return false }
-            i += 1
-        }
-        return true
+        Identifiers.isAbsoluteURL(bytes: p)
     }
 
     static func integer(_ text: [UInt8]) -> Int? {

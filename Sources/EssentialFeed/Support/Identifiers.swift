@@ -39,27 +39,41 @@ public enum Identifiers {
     /// Whether `text` is an absolute URL: an RFC 3986 scheme, a colon, then
     /// at least one character, with no spaces or control characters anywhere.
     public static func isAbsoluteURL(_ text: String) -> Bool {
-        var sawColon = false
-        var index = 0
-        var afterColon = 0
-        for c in text.utf8 {
-            if c <= 0x20 || c == 0x7F { return false }
-            if !sawColon {
-                let isAlpha = (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z")
-                if index == 0 {
-                    guard isAlpha else { return false }
-                } else if c == UInt8(ascii: ":") {
-                    sawColon = true
-                } else {
-                    let isDigit = c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")
-                    guard isAlpha || isDigit || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") else { return false }
-                }
-            } else {
-                afterColon += 1
-            }
+        var text = text
+        return text.withUTF8 { isAbsoluteURL(bytes: $0) }
+    }
+
+    /// The same over UTF-8 bytes; past the scheme, eight bytes at a time.
+    public static func isAbsoluteURL(bytes text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress, let first = text.first,
+              (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
+        var index = 1
+        while true {
+            guard index < text.count else { return false }  // no colon
+            let c = text[index]
+            if c == UInt8(ascii: ":") { break }
+            let lower = c | 0x20
+            guard (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") else { return false }
             index += 1
         }
-        return sawColon && afterColon > 0
+        index += 1
+        guard index < text.count else { return false }  // nothing after the colon
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= text.count {
+            let x = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let delete = x ^ (ones &* 0x7F)
+            // A byte below 0x21, or a zero byte of `delete` (a 0x7F).
+            if ((x &- ones &* 0x21) & ~x & highs) | ((delete &- ones) & ~delete & highs) != 0 { return false }
+            index += 8
+        }
+        while index < text.count {
+            let c = text[index]
+            if c <= 0x20 || c == 0x7F { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Whether `text` is an absolute http or https URL with a host.

@@ -1,4 +1,11 @@
 import EssentialFeed
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Someone who cleans up when the process is interrupted (the tools' signal
 /// handling): a store says when a temporary file of its own may exist, and
@@ -33,12 +40,17 @@ public enum FeedStores {
     /// locks. Opening creates nothing: the first write creates the missing
     /// directories (0700) and the file (0600); reads of a missing store find
     /// it empty. Fails with `.usage` for an empty path and `.store` when the
-    /// path names a directory.
+    /// path names a directory or anything else that is not a regular file.
+    /// A file that is not a store of this toolkit's (by its SQLite header and
+    /// `application_id`, or the JSON document's `format`) fails every
+    /// operation and is never written.
     public static func open(path: String, wait: Double = defaultWait, temporaryFiles: (any TemporaryFiles)? = nil) throws(ErrorRecord) -> any FeedStore {
         guard !path.isEmpty else { throw ErrorRecord(.usage, "the store path is empty") }
         if path.hasSuffix("/") { throw ErrorRecord(.store, "cannot open \(path): is a directory") }
-        if let st = try POSIXFiles.status(path), POSIXFiles.isDirectory(st) {
-            throw ErrorRecord(.store, "cannot open \(path): is a directory")
+        if let st = try POSIXFiles.status(path) {
+            if POSIXFiles.isDirectory(st) { throw ErrorRecord(.store, "cannot open \(path): is a directory") }
+            // A device, a FIFO or a socket is never a store: never written, never reset.
+            if (st.st_mode & S_IFMT) != S_IFREG { throw ErrorRecord(.store, "cannot open \(path): not a regular file") }
         }
         switch kind(forPath: path) {
         case .json: return JSONFileFeedStore(path: path, wait: wait, temporaryFiles: temporaryFiles)

@@ -400,7 +400,7 @@ struct JSONFeedDocumentSummary {
         var imageDataDamage: String?
         var isObject = false
         do throws(ErrorRecord) {
-            guard try reader.peek() != nil else { return .unreadable(notAFeedCache(path, "invalid JSON at byte 1: unexpected end: expected a value")) }
+            guard try reader.peek() != nil else { throw notAFeedCache(path, "invalid JSON at byte 1: unexpected end: expected a value") }
             if try reader.peekKind() == .object {
                 isObject = true
                 try reader.beginObject()
@@ -497,7 +497,10 @@ struct JSONFeedDocumentSummary {
             }
             try reader.finishDocument()
         } catch where error.kind == .invalidData {
-            return .unreadable(notAFeedCache(path, syntaxReason(error)))
+            // Ours, damaged (cut short, say) only when our format was read
+            // before the fault: anything else is the user's, never reset.
+            guard isObject, formatOK else { throw notAFeedCache(path, syntaxReason(error)) }
+            return .unreadable(damaged(path, syntaxReason(error)))
         }
         guard isObject, formatOK else {
             throw notAFeedCache(path, "no \"format\":\"\(JSONFileFeedStore.format)\"")

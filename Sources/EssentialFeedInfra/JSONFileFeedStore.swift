@@ -50,11 +50,13 @@ import EssentialFeed
 ///   holder writes it). Nothing is written when the transaction changed nothing.
 /// - A read takes no lock: the rename makes every read see one whole document.
 /// - An empty (0-byte) file is an empty store. A JSON document without
-///   `"format":"essential-feed-cache"` (`PATH: not a feed cache (…)`), or of a
-///   newer version, fails every operation and is never written. A file that
-///   is not JSON (`PATH: not a feed cache (invalid JSON …)`) or whose image data
-///   is damaged fails every read; deleting the cached feed (so `delete`,
-///   `validate`, `save`) replaces it with an empty store. A document whose
+///   `"format":"essential-feed-cache"` (`PATH: not a feed cache (…)`), of a
+///   newer version, or a file that is not JSON at all, fails every operation
+///   and is never written (nor is a lock file made beside it). A document of
+///   ours that is cut short or damaged after its `format` member
+///   (`PATH: damaged feed cache: …`), or whose image data is damaged, fails
+///   every read; deleting the cached feed (so `delete`, `validate`, `save`)
+///   replaces it with an empty store. A document whose
 ///   feed alone is damaged fails `retrieve`; its image data stays readable.
 ///
 /// Not thread-safe: use one instance from one thread at a time.
@@ -92,6 +94,12 @@ public final class JSONFileFeedStore: FeedStore {
         running = true
         defer { running = false }
         try POSIXFiles.makeDirectories(POSIXFiles.directory(of: documentPath))
+        // Before this store's first lock file: a document that is not ours
+        // gets nothing beside it either (it is read again under the lock).
+        if access(lockPath, F_OK) != 0 {
+            let document = try openDocument()
+            if document.exists { close(document.fd) }
+        }
         let lock = try FileLock(lockPath, for: path, wait: wait)
         defer { lock.unlock() }
         // Only a lock holder writes the temporary file: from here it is ours.

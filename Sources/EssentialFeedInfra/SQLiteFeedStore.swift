@@ -29,13 +29,17 @@ import EssentialFeed
 /// - `PRAGMA application_id` marks the file as a feed cache and
 ///   `PRAGMA user_version` holds the schema version, so later releases can
 ///   migrate it. A database of another application or of a newer schema is
-///   a `.store` error for every operation and is never written. A file that
-///   is not a database fails every read with `PATH: not a feed cache (…)`;
-///   deleting the cached feed (so `delete`, `validate`, `save`) resets it to
-///   an empty store, in place (truncated, then given the schema) under an
-///   exclusive lock, never renamed while other connections may have it open.
-///   A database that has the SQLite header but is damaged inside is reported
-///   (`database disk image is malformed`) and left for the user to remove.
+///   a `.store` error for every operation and is never written; so is any
+///   file that is not a database (`PATH: not a feed cache (…)`) and an empty
+///   database of someone else's: only a missing or empty file, or one whose
+///   header carries this store's `application_id`, is ever written. A feed
+///   cache of ours that SQLite cannot read (cut short, its first page
+///   damaged) fails every read; deleting the cached feed (so `delete`,
+///   `validate`, `save`) resets it to an empty store, in place (truncated,
+///   then given the schema) under an exclusive lock, never renamed while other
+///   connections may have it open. Damage found only deeper, in the feed's
+///   rows, is reported (`database disk image is malformed`) and left for the
+///   user to remove.
 /// - Timestamps are stored as integer seconds and nanoseconds: exact.
 /// - Saves stream: `FeedStoreTransaction.beginFeed` inserts each image as it
 ///   comes, inside the open write transaction, with one prepared statement
@@ -103,6 +107,18 @@ public final class SQLiteFeedStore: FeedStore {
                 try connection.guarded { () throws(ErrorRecord) in
                     if try connection.schema() == .uninitialized { try connection.createSchema() }
                 }
+            } catch where connection.corruptionDetected {
+                // Damaged past the header: as a file SQLite cannot begin on, before the body has run.
+                tx.end()
+                connection.rollback()
+                guard let result = try transactionOnUnreadableFile(error, body) else { continue }
+                return result
+            } catch {
+                tx.end()
+                connection.rollback()
+                throw error
+            }
+            do throws(ErrorRecord) {
                 let result = try body(tx)
                 try tx.commit()
                 return result
@@ -117,20 +133,29 @@ public final class SQLiteFeedStore: FeedStore {
         throw ErrorRecord(.store, "cannot open \(path): the file keeps changing")
     }
 
-    /// A transaction on a file that is not a database, under an exclusive
-    /// lock taken through SQLite's own file locking (so it excludes every
-    /// other connection, in this process or another). Reads fail; deleting the
-    /// cached feed resets the store: the file is truncated to nothing, then,
-    /// still under the lock, given the schema and what the transaction wrote,
-    /// in one SQLite transaction on the same file (never a rename: other
-    /// connections may have it open). Nil when, by the time the lock is held,
-    /// the file is no longer unreadable (another writer reset it): the caller
-    /// starts again.
+    /// A transaction on a file SQLite cannot read, under an exclusive lock
+    /// taken through SQLite's own file locking (so it excludes every other
+    /// connection, in this process or another). A file whose header does not
+    /// say it is a feed cache of ours (a text file, another program's data) is
+    /// the user's: `error`, and the file is never touched. On a damaged feed
+    /// cache reads fail, and deleting the cached feed resets the store: the
+    /// file is truncated to nothing, then, still under the lock, given the
+    /// schema and what the transaction wrote, in one SQLite transaction on the
+    /// same file (never a rename: other connections may have it open). Nil
+    /// when, by the time the lock is held, the file has changed (another
+    /// writer reset it): the caller starts again.
     private func transactionOnUnreadableFile<T>(_ error: ErrorRecord, _ body: (any FeedStoreTransaction) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T? {
         guard let connection else { throw error }
+        let seen = connection.header()
         let lock = try connection.lockFileExclusively()
         defer { lock.unlock() }
-        guard connection.isStill(at: path), try lock.holdsAnUnreadableFile() else { return nil }
+        guard connection.isStill(at: path) else { return nil }
+        let header = lock.header()
+        switch SQLiteFileHeader.classify(header) {
+        case .empty: return nil
+        case .notSQLite, .otherDatabase: throw error
+        case .feedCache: guard header == seen else { return nil }
+        }
         let tx = UnreadableStoreTransaction(error)
         let result = try body(tx)
         guard let snapshot = tx.resetSnapshot else { return result }
@@ -322,6 +347,25 @@ final class SQLiteConnection {
         }
     }
 
+    /// The file's first bytes (`SQLiteFileHeader.length` at most), read
+    /// through SQLite's file (no descriptor of ours: closing one would drop
+    /// the process's locks); empty when there is no file to read.
+    func header() -> [UInt8] {
+        var pointer: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &pointer) == SQLITE_OK,
+              let file = pointer, let methods = file.pointee.pMethods else { return [] }
+        return Self.readHeader(file, methods.pointee)
+    }
+
+    static func readHeader(_ file: UnsafeMutablePointer<sqlite3_file>, _ methods: sqlite3_io_methods) -> [UInt8] {
+        var size: sqlite3_int64 = 0
+        guard methods.xFileSize?(file, &size) == SQLITE_OK, size > 0 else { return [] }
+        let count = Int(min(size, sqlite3_int64(SQLiteFileHeader.length)))
+        var bytes = [UInt8](repeating: 0, count: count)
+        let code = bytes.withUnsafeMutableBytes { methods.xRead?(file, $0.baseAddress, Int32(count), 0) ?? SQLITE_IOERR }
+        return code == SQLITE_OK ? bytes : []
+    }
+
     /// Whether the file at `path` is still the one this connection opened.
     func isStill(at path: String) -> Bool {
         var st = stat()
@@ -378,6 +422,8 @@ final class SQLiteConnection {
     func schema() throws(ErrorRecord) -> Schema {
         let applicationID = try integer("PRAGMA application_id", "read")
         let version = try integer("PRAGMA user_version", "read")
+        // Reads the schema's page: damage there is found before a transaction's body runs.
+        let objects = try integer("SELECT count(*) FROM sqlite_schema", "read")
         if applicationID == Int64(SQLiteFeedStore.applicationID) {
             if version > Int64(SQLiteFeedStore.schemaVersion) {
                 throw ErrorRecord(.store, "\(path): feed cache schema version \(version) is newer than this release supports (\(SQLiteFeedStore.schemaVersion))")
@@ -386,8 +432,9 @@ final class SQLiteConnection {
             // Later releases migrate older versions here (version < schemaVersion), inside the write transaction.
             return .current
         }
-        let objects = try integer("SELECT count(*) FROM sqlite_schema", "read")
-        if applicationID == 0 && version == 0 && objects == 0 { return .uninitialized }
+        // An empty file only (a write transaction gives it a page 1 in
+        // memory, so ask the file): an empty database of someone else's is theirs.
+        if applicationID == 0 && version == 0 && objects == 0 && header().isEmpty { return .uninitialized }
         throw ErrorRecord(.store, "\(path): not a feed cache (a SQLite database of another application)")
     }
 
@@ -424,16 +471,9 @@ struct SQLiteFileLock {
         _ = methods.xUnlock?(file, SQLITE_LOCK_NONE)
     }
 
-    /// Whether the locked file is still one SQLite cannot read: not empty, and
-    /// without the SQLite header (judged under the lock, from the bytes).
-    func holdsAnUnreadableFile() throws(ErrorRecord) -> Bool {
-        var size: sqlite3_int64 = 0
-        guard methods.xFileSize?(file, &size) == SQLITE_OK else { return true }
-        if size == 0 { return false }
-        var header = [UInt8](repeating: 0, count: 16)
-        let code = header.withUnsafeMutableBytes { methods.xRead?(file, $0.baseAddress, 16, 0) ?? SQLITE_IOERR }
-        guard code == SQLITE_OK || code == SQLITE_IOERR | (2 << 8) else { return true }  // SQLITE_IOERR_SHORT_READ: zero-filled
-        return header != Array("SQLite format 3".utf8) + [0]
+    /// The locked file's first bytes (`SQLiteFileHeader.length` at most).
+    func header() -> [UInt8] {
+        SQLiteConnection.readHeader(file, methods)
     }
 
     /// Empties the locked file, durably, and makes it readable by its owner

@@ -261,6 +261,11 @@ final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImag
         make(storePath, wait)
     }
 
+    /// A document of ours cut short: not JSON, but it starts as this store writes.
+    func damagedFeedCache() -> [UInt8] {
+        Array(#"{"format":"essential-feed-cache","version":1,"timestamp":"2020-01-01T00:00:00Z","feed":[{"id":"2AB2"#.utf8)
+    }
+
     private let garbage = Array("this is not a feed cache\n".utf8)
 
     private func writeGarbageToTheStoreFile() {

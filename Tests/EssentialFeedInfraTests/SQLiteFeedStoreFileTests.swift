@@ -54,6 +54,50 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         XCTAssertEqual(try text("SELECT body FROM notes"), "mine")
     }
 
+    func test_store_refusesAnEmptyDatabaseOfAnotherApplicationAndLeavesItUntouched() throws {
+        try execute("PRAGMA user_version = 0; VACUUM")  // a database with a header and no tables
+        try execute("CREATE TABLE t (x); DROP TABLE t")
+        let before = StoreTestFiles.bytes(storePath)
+        XCTAssertGreaterThan(before?.count ?? 0, 0)
+        let sut = makeSUT()
+
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.insert(uniqueFeed(), timestamp: anyTimestamp()) })?.kind, .store)
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.deleteCachedFeed() })?.kind, .store)
+
+        XCTAssertEqual(StoreTestFiles.bytes(storePath), before)
+    }
+
+    func test_validateCache_resetsAFeedCacheDamagedPastItsHeader() throws {
+        let sut = makeSUT()
+        try sut.insert(uniqueFeed(count: 3), timestamp: anyTimestamp())
+        var bytes = StoreTestFiles.bytes(storePath) ?? []
+        for i in 100..<min(bytes.count, 4096) { bytes[i] = 0x41 }
+        StoreTestFiles.write(bytes, to: storePath)
+        XCTAssertEqual(SQLiteFileHeader.classify(bytes.prefix(100)), .feedCache)
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try makeSUT().retrieve() })?.kind, .store)
+
+        XCTAssertNoThrow(try LocalFeedLoader(store: makeSUT(), currentDate: anyTimestamp).validateCache())
+
+        XCTAssertNil(try makeSUT().retrieve())
+    }
+
+    func test_header_tellsAFeedCacheFromOtherFiles() {
+        let magic = Array("SQLite format 3".utf8) + [0]
+        func header(id: UInt32) -> [UInt8] {
+            var bytes = magic + [UInt8](repeating: 0, count: 84)
+            bytes[68] = UInt8(id >> 24); bytes[69] = UInt8(id >> 16 & 0xFF); bytes[70] = UInt8(id >> 8 & 0xFF); bytes[71] = UInt8(id & 0xFF)
+            return bytes
+        }
+        XCTAssertEqual(SQLiteFileHeader.classify([]), .empty)
+        XCTAssertEqual(SQLiteFileHeader.classify(Array("notes\n".utf8)), .notSQLite)
+        XCTAssertEqual(SQLiteFileHeader.classify(Array(magic.prefix(10))), .notSQLite)
+        XCTAssertEqual(SQLiteFileHeader.classify(magic), .otherDatabase)
+        XCTAssertEqual(SQLiteFileHeader.classify(header(id: 0)), .otherDatabase)
+        XCTAssertEqual(SQLiteFileHeader.classify(header(id: 0x4546_6564)), .feedCache)
+        XCTAssertEqual(SQLiteFileHeader.classify(header(id: 0x4546_6564).prefix(72)), .feedCache)
+        XCTAssertEqual(SQLiteFileHeader.classify(header(id: 0x4546_6564).prefix(71)), .otherDatabase)
+    }
+
     func test_store_refusesANewerSchemaVersion() throws {
         let sut = makeSUT()
         try sut.insert(uniqueFeed(), timestamp: anyTimestamp())

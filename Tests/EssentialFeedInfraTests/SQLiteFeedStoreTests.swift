@@ -261,6 +261,14 @@ final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageD
         make(storePath, wait)
     }
 
+    /// A real store cut short after its header: SQLite cannot read it, its header says it is ours.
+    func damagedFeedCache() -> [UInt8] {
+        let scratch = directory.file("scratch-\(UUID().uuidString).sqlite")
+        defer { unlink(scratch) }
+        try? make(scratch, 1).insert(uniqueFeed(), timestamp: anyTimestamp())
+        return Array((StoreTestFiles.bytes(scratch) ?? []).prefix(100))
+    }
+
     private let garbage = Array("this is not a feed cache\n".utf8)
 
     private func writeGarbageToTheStoreFile() {

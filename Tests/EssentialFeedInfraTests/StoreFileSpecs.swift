@@ -8,6 +8,8 @@ import EssentialFeedInfra
 protocol FileFeedStoreSpecs {
     /// The store's file name, e.g. `feed.sqlite`.
     var storeFileName: String { get }
+    /// A store file of this kind, recognisably a feed cache, that cannot be read (cut short, damaged).
+    func damagedFeedCache() -> [UInt8]
 
     func test_store_createsNothingBeforeTheFirstWrite() throws
     func test_insert_createsMissingDirectoriesOwnerOnlyAndAFileReadableByItsOwnerOnly() throws
@@ -93,22 +95,31 @@ extension FileFeedStoreSpecs where Self: XCTestCase {
 
     func assertThatInsertFailsOnAnUnreadableFileAndLeavesItUntouched(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
         let path = directory.file(storeFileName)
-        let content = Array(String(repeating: "not a feed cache ", count: 500).utf8)
-        StoreTestFiles.write(content, to: path)
-        let sut = make(path, 1)
-        let loader = LocalFeedLoader(store: sut, currentDate: anyTimestamp)
+        // A file that is not ours, whatever it holds, is the user's: every
+        // operation fails, and the file keeps its bytes and its mode.
+        for content in [Array(String(repeating: "not a feed cache ", count: 500).utf8), Array("notes\n".utf8),
+                        [UInt8](repeating: 0, count: 5000), Array("SQLite format 3".utf8) + [0] + [UInt8](repeating: 7, count: 200)] {
+            StoreTestFiles.write(content, to: path)
+            XCTAssertEqual(chmod(path, 0o644), 0)
+            let sut = make(path, 1)
+            let loader = LocalFeedLoader(store: sut, currentDate: anyTimestamp)
 
-        XCTAssertEqual(insert(CachedFeed(feed: uniqueFeed(), timestamp: anyTimestamp()), to: sut)?.kind, .store, file: file, line: line)
-        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.insertImageData([1], for: "https://a.example/1.png") }, file: file, line: line)?.kind, .store, file: file, line: line)
-        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try loader.append(uniqueFeed()) }, file: file, line: line)?.kind, .store, file: file, line: line)
-        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try loader.load() }, file: file, line: line)?.kind, .store, file: file, line: line)
+            XCTAssertEqual(insert(CachedFeed(feed: uniqueFeed(), timestamp: anyTimestamp()), to: sut)?.kind, .store, file: file, line: line)
+            XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.insertImageData([1], for: "https://a.example/1.png") }, file: file, line: line)?.kind, .store, file: file, line: line)
+            XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try loader.append(uniqueFeed()) }, file: file, line: line)?.kind, .store, file: file, line: line)
+            XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try loader.load() }, file: file, line: line)?.kind, .store, file: file, line: line)
+            XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try loader.save(uniqueFeed()) }, file: file, line: line)?.kind, .store, file: file, line: line)
+            XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.deleteCachedFeed() }, file: file, line: line)?.kind, .store, file: file, line: line)
+            XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in _ = try loader.validateCache() }, file: file, line: line)?.kind, .store, file: file, line: line)
 
-        XCTAssertEqual(StoreTestFiles.bytes(path), content, "Expected the file to be left as it was", file: file, line: line)
+            XCTAssertEqual(StoreTestFiles.bytes(path), content, "Expected the file to be left as it was", file: file, line: line)
+            XCTAssertEqual(StoreTestFiles.mode(path), 0o644, "Expected the file to keep its mode", file: file, line: line)
+        }
     }
 
     func assertThatValidateCacheReplacesAnUnreadableFileWithAnEmptyStore(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
         let path = directory.file(storeFileName)
-        StoreTestFiles.write(Array(String(repeating: "garbage ", count: 1000).utf8), to: path)
+        StoreTestFiles.write(damagedFeedCache(), to: path)
         let sut = make(path, 1)
         let unreadable = caughtRecord({ () throws(ErrorRecord) in try sut.retrieve() }, file: file, line: line)
 
@@ -128,7 +139,7 @@ extension FileFeedStoreSpecs where Self: XCTestCase {
 
     func assertThatSaveReplacesAnUnreadableFile(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
         let path = directory.file(storeFileName)
-        StoreTestFiles.write(Array("\u{0}\u{1}garbage".utf8), to: path)
+        StoreTestFiles.write(damagedFeedCache(), to: path)
         let sut = make(path, 1)
         let feed = uniqueFeed(count: 3)
 
@@ -141,7 +152,7 @@ extension FileFeedStoreSpecs where Self: XCTestCase {
 
     func assertThatAnUnreadableFileReplacedByOneInstanceIsReadableByAnotherThatHadItOpen(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
         let path = directory.file(storeFileName)
-        StoreTestFiles.write(Array(String(repeating: "garbage ", count: 1000).utf8), to: path)
+        StoreTestFiles.write(damagedFeedCache(), to: path)
         let first = make(path, 1)
         let second = make(path, 1)
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try second.retrieve() }, file: file, line: line)?.kind, .store, file: file, line: line)
@@ -157,7 +168,7 @@ extension FileFeedStoreSpecs where Self: XCTestCase {
 
     func assertThatConcurrentSavesOnAnUnreadableFileAllSucceedAndLeaveOneWholeFeed(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
         let path = directory.file(storeFileName)
-        StoreTestFiles.write(Array(String(repeating: "garbage ", count: 1000).utf8), to: path)
+        StoreTestFiles.write(damagedFeedCache(), to: path)
         let feeds = (0..<4).map { _ in uniqueFeed(count: 20) }
         let errors = StoreTestBox<[ErrorRecord]>([])
 

@@ -295,14 +295,68 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
-    func test_corruptStoreIsAStoreErrorNamingThePathAndValidateDeletesIt() throws {
+    /// Every command, pointed at a file that is not a store of ours (a typo
+    /// in --store or FEED_STORE), fails with a store error naming the path and
+    /// leaves the file byte for byte as it was, its mode included.
+    func test_everyCommand_onAFileThatIsNotOurs_isAStoreErrorAndLeavesTheFileUntouched() throws {
+        let dir = temporaryDirectory(self)
+        let sqlite = dir + "/other.db"
+        XCTAssertEqual(sh("sqlite3 \(quoted(sqlite)) \"CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')\"").status, 0)
+        let foreign: [(name: String, content: [UInt8])] = [
+            ("notes.txt", Array("notes\n".utf8)),
+            ("notes.json", Array("notes\n".utf8)),
+            ("package.json", Array(#"{"name":"mine","version":"1.0.0"}"#.utf8) + [0x0A]),
+            ("other.sqlite", Array(FileManager.default.contents(atPath: sqlite) ?? Data())),
+            ("empty-other.sqlite", Array(#"SQLite format 3"#.utf8) + [0] + [UInt8](repeating: 1, count: 84)),
+        ]
+        let image = #"{"url":"http://h/image-0","status":200,"body_base64":"iVBORw=="}"#
+        let commands: [(arguments: String, stdin: String?)] = [
+            ("save", feedA), ("save --append", feedA), ("save --tee", feedA), ("save --allow-empty", ""), ("load", nil),
+            ("validate", nil), ("delete", nil), ("info", nil), ("save-images", image + "\n"),
+            ("image http://h/image-0", nil), ("missing-images", feedA),
+        ]
+        for file in foreign {
+            let path = dir + "/" + file.name
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(file.content)))
+            XCTAssertEqual(chmod(path, 0o644), 0)
+            for command in commands {
+                let run = cache(command.arguments, path, stdin: command.stdin)
+                XCTAssertEqual(run.status, 74, "\(command.arguments) on \(file.name): \(run.stderr)")
+                XCTAssertTrue(run.stderr.hasPrefix("feed-cache: ") && run.stderr.contains(path), "\(command.arguments) on \(file.name): \(run.stderr)")
+                XCTAssertEqual(Array(FileManager.default.contents(atPath: path) ?? Data()), file.content, "\(command.arguments) changed \(file.name)")
+                let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+                XCTAssertEqual(mode, 0o644, "\(command.arguments) changed the mode of \(file.name)")
+            }
+        }
+        XCTAssertEqual(sh("sqlite3 \(quoted(dir + "/other.sqlite")) 'SELECT body FROM notes'").out, "mine\n")
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir)), Set(foreign.map(\.name) + ["other.db"]),
+                       "no journal, lock or temporary file left beside them")
+    }
+
+    func test_aDirectoryOrADeviceAsTheStore_isAStoreError() throws {
+        let dir = temporaryDirectory(self)
+        for path in [dir, "/dev/null"] {
+            for command in ["save", "load", "validate", "delete", "info"] {
+                let run = cache(command, path, stdin: command == "save" ? feedA : nil)
+                XCTAssertEqual(run.status, 74, "\(command) on \(path): \(run.stderr)")
+                XCTAssertTrue(run.stderr.contains(path), run.stderr)
+            }
+        }
+    }
+
+    /// A store of ours that cannot be read any more (cut short, damaged):
+    /// load fails naming the path, validate resets it, and it is a cache again.
+    func test_aDamagedStoreOfOurs_isAStoreErrorAndValidateResetsIt() throws {
         try forEachStore { store in
-            try FileManager.default.createDirectory(atPath: (store as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try String(repeating: "garbage ", count: 1000).write(toFile: store, atomically: true, encoding: .utf8)
+            XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
+            let whole = try XCTUnwrap(FileManager.default.contents(atPath: store))
+            XCTAssertTrue(FileManager.default.createFile(atPath: store, contents: whole.prefix(100)))
             let load = cache("load", store)
             XCTAssertEqual(load.status, 74, load.out)
             XCTAssertTrue(load.stderr.contains(store), load.stderr)
-            XCTAssertEqual(cache("validate", store).status, 0)
+            let validate = cache("validate", store)
+            XCTAssertEqual(validate.status, 0, validate.stderr)
+            XCTAssertEqual(cache("load", store).status, 66, "validate left an empty store")
             XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
             XCTAssertEqual(cache("load", store).out, feedA)
         }

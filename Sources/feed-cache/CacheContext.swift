@@ -87,6 +87,12 @@ struct CacheContext {
     /// error record alone. To a file or `/dev/null` they are written as the
     /// rows are read.
     func load() {
+        if let failure = writeCachedFeed() { tool.fail(failure) }
+    }
+
+    /// Writes the valid cached feed (see `load`); the failure, unreported,
+    /// when there is none to write.
+    private func writeCachedFeed() -> ErrorRecord? {
         var record: [UInt8] = []
         record.reserveCapacity(1024)
         let spool = Self.outputCanStall ? Spool(tool: tool, memoryLimit: 4 << 20) : nil
@@ -100,13 +106,74 @@ struct CacheContext {
             switch summary {
             case .found:
                 try spool?.replay(to: output)
+                return nil
             case .empty:
-                tool.fail(ErrorRecord(.notFound, "nothing cached in \(path)"))
+                return ErrorRecord(.notFound, "nothing cached in \(path)")
             case let .expired(cached):
-                tool.fail(ErrorRecord(.notFound, "the cache in \(path) expired at \(policy.expiry(of: cached.timestamp).iso8601)"))
+                return ErrorRecord(.notFound, "the cache in \(path) expired at \(policy.expiry(of: cached.timestamp).iso8601)")
             }
         } catch {
-            tool.fail(error)
+            return error
+        }
+    }
+
+    /// The fallback of a load: passes a whole, valid feed on unchanged;
+    /// when its input failed (an error record, an invalid line, a record
+    /// that is not a feed image), writes the valid cached feed instead, and
+    /// with none, writes the input's failures on and exits with the first
+    /// one's status. Nothing is written until the input has ended.
+    func fallback() {
+        tool.refuseTerminalInput()
+        let kept = Spool(tool: tool)
+        /// The input's failures, in order: error records read, and those of invalid lines.
+        var failures: [(line: [UInt8], kind: ErrorKind, own: ErrorRecord?)] = []
+        var keeping = true
+        tool.forEachLine { line, number, truncated in
+            var problem: ErrorRecord?
+            if truncated {
+                problem = RecordLine.truncated(lineNumber: number)
+            } else {
+                do throws(ErrorRecord) {
+                    let document = try RecordLine.parse(line, lineNumber: number)
+                    if let kind = RecordKind.errorKind(of: document) {
+                        failures.append((Array(line), kind, nil))
+                        return
+                    }
+                    _ = try FeedImage(record: document)
+                } catch {
+                    problem = error.message.hasPrefix("stdin:") ? error : ErrorRecord(.invalidData, "stdin:\(number): \(error.message)")
+                }
+            }
+            if let problem {
+                failures.append(([], problem.kind, problem))
+                return
+            }
+            guard failures.isEmpty, keeping else { return }
+            do throws(ErrorRecord) {
+                try kept.append(line)
+            } catch {
+                tool.diagnostics.error(error.message)
+                keeping = false
+            }
+        }
+        if failures.isEmpty && keeping {
+            do throws(ErrorRecord) { try kept.replay(to: tool.output) } catch { tool.fail(error) }
+            return
+        }
+        let reason = failures.first.map { $0.own?.message ?? "an error record" } ?? "the input could not be kept"
+        guard let unavailable = writeCachedFeed() else {
+            tool.diagnostics.info("fallback: the input failed (\(reason)): wrote the cached feed from \(path)")
+            return
+        }
+        tool.diagnostics.info("fallback: the input failed and there is no cached feed to write: \(unavailable.message)")
+        guard !failures.isEmpty else { return tool.fail(unavailable) }
+        for failure in failures {
+            if let own = failure.own {
+                tool.fail(own)
+            } else {
+                tool.output.line(failure.line)
+                tool.record(failure.kind)
+            }
         }
     }
 

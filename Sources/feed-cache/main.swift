@@ -6,7 +6,7 @@ let tool = Tool(
     name: "feed-cache",
     help: """
     usage: feed-cache [options] save [--append] [--tee] [--allow-empty]
-           feed-cache [options] load | validate | delete | info
+           feed-cache [options] load | validate | delete | info | fallback
            feed-cache [options] save-images | missing-images
            feed-cache [options] image URL
            feed-cache --help | --version
@@ -24,6 +24,11 @@ let tool = Tool(
                       input with no records, unless --allow-empty.
       load            write the cached feed; empty or expired: a not_found
                       error record and exit 66
+      fallback        read feed image records and write them on unchanged; when
+                      the input failed (an error record, an invalid line), write
+                      the cached feed instead, as load would (exit 0); with no
+                      valid cache, write the input's error records (exit with
+                      the first one's status). Writes once the input has ended.
       validate        delete the cached feed if it is expired or cannot be read
       delete          delete the cached feed (nothing to do when empty)
       info            write one record describing the store and its feed
@@ -38,7 +43,8 @@ let tool = Tool(
       --store PATH      the store (default: $FEED_STORE, else
                         $XDG_CACHE_HOME/essential-feed/feed.sqlite, else
                         ~/.cache/essential-feed/feed.sqlite)
-      --now ISO8601     the current time, for save, load, validate and info
+      --now ISO8601     the current time, for save, load, fallback, validate
+                        and info
       --max-age AGE     how long a cached feed stays valid, e.g. 7d, 36h, 90m
                         (default 7d)
       --wait SECONDS    how long to wait for another process's lock before
@@ -66,7 +72,7 @@ let tool = Tool(
 )
 
 let arguments = tool.arguments
-guard let command = arguments.operands.first else { tool.usageError("no command: give save, load, validate, delete, info, save-images, image or missing-images") }
+guard let command = arguments.operands.first else { tool.usageError("no command: give save, load, fallback, validate, delete, info, save-images, image or missing-images") }
 let operands = Array(arguments.operands.dropFirst())
 
 let context: CacheContext
@@ -96,6 +102,7 @@ switch command {
 case "save":
     context.save(append: arguments.flag("--append"), tee: arguments.flag("--tee"), allowEmpty: arguments.flag("--allow-empty"))
 case "load": context.load()
+case "fallback": context.fallback()
 case "validate": context.validate()
 case "delete": context.delete()
 case "info": context.info()

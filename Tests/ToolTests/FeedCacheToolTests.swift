@@ -295,6 +295,50 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    func test_fallback_passesAWholeFeedOnUnchangedAndLeavesTheCacheAlone() {
+        forEachStore { store in
+            cache("save", store, stdin: feedB)
+            let run = cache("fallback", store, stdin: feedA)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.out, feedA)
+            XCTAssertEqual(run.stderr, "")
+            XCTAssertEqual(cache("load", store).out, feedB)
+        }
+    }
+
+    func test_fallback_afterAFailedLoad_writesTheCachedFeedInsteadAndExits0() {
+        let refused = #"{"error":"connectivity","message":"connection refused","url":"http://127.0.0.1:9/v1/feed?limit=10"}"#
+        forEachStore { store in
+            cache("save --now 2020-05-20T12:00:00Z", store, stdin: feedA)
+            for input in [refused + "\n", feedB + refused + "\n", "not json\n", feedB + #"{"url":"http://h/not-an-image"}"# + "\n"] {
+                let run = cache("fallback --now 2020-05-21T12:00:00Z", store, stdin: input)
+                XCTAssertEqual(run.status, 0, run.stderr)
+                XCTAssertEqual(run.out, feedA, input)
+                XCTAssertEqual(run.stderr, "", input)
+            }
+        }
+    }
+
+    func test_fallback_afterAFailedLoadWithNoValidCache_writesTheFailureOnWithItsStatus() {
+        let refused = #"{"error":"connectivity","message":"connection refused","url":"http://127.0.0.1:9/v1/feed?limit=10"}"#
+        forEachStore { store in
+            let empty = cache("fallback", store, stdin: refused + "\n")
+            XCTAssertEqual(empty.status, 69)
+            XCTAssertEqual(empty.out, refused + "\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store), "fallback creates nothing")
+
+            cache("save --now 2020-05-20T12:00:00Z", store, stdin: feedA)
+            let expired = cache("fallback --now 2020-05-27T12:00:00Z", store, stdin: feedB + refused + "\n")
+            XCTAssertEqual(expired.status, 69)
+            XCTAssertEqual(expired.out, refused + "\n", "the records before the failure are not shown either")
+
+            let invalid = cache("fallback --now 2020-05-27T12:00:00Z", store, stdin: "not json\n")
+            XCTAssertEqual(invalid.status, 65)
+            XCTAssertEqual(invalid.records().first?["error"] as? String, "invalid_data")
+            XCTAssertTrue(invalid.stderr.hasPrefix("feed-cache: stdin:1: "), invalid.stderr)
+        }
+    }
+
     /// Every command, pointed at a file that is not a store of ours (a typo
     /// in --store or FEED_STORE), fails with a store error naming the path and
     /// leaves the file byte for byte as it was, its mode included.

@@ -380,7 +380,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
         var reader = try newItemsReader()
         try reader.beginArray()
         try JSONFeedDocumentSummary.visitItems(&reader, path: path) { (image) throws(ErrorRecord) in
-            let url = String(decoding: image.url, as: UTF8.self)
+            let url = LocalFeedImageDataLoader.key(String(decoding: image.url, as: UTF8.self))
             if urls.contains(url) { found.insert(url) }
         }
         return found

@@ -304,7 +304,19 @@ final class SQLiteConnection {
             corruptionDetected = false
         }
         sqlite3_exec(db, "PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB)", nil, nil, nil)
+        sqlite3_create_function_v2(db, Self.imageKeyFunction, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
+            guard let value = values?[0], let text = sqlite3_value_text(value) else { return sqlite3_result_null(context) }
+            let count = Int(sqlite3_value_bytes(value))
+            let bytes = UnsafeBufferPointer(start: text, count: count)
+            // Most URLs hold no user-info: the value itself, no copy.
+            guard bytes.contains(UInt8(ascii: "@")) else { return sqlite3_result_value(context, value) }
+            let key = LocalFeedImageDataLoader.key(String(decoding: bytes, as: UTF8.self))
+            sqlite3_result_text(context, key, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }, nil, nil, nil)
     }
+
+    /// The SQL function giving the key image data of a URL is kept under.
+    static let imageKeyFunction = "feed_image_data_key"
 
     /// Runs `body` holding `interruptGuard`.
     @inline(__always)
@@ -616,7 +628,8 @@ final class SQLiteTransaction: FeedStoreTransaction {
             if writer?.indexed == true { try connection.execute("DROP INDEX IF EXISTS \(SQLiteFeedWriter.indexName)", "write") }
             endWriter()
             if feedChanged, try connection.integer("SELECT EXISTS (SELECT 1 FROM image_data)", "write") != 0 {
-                try connection.execute("DELETE FROM image_data WHERE url NOT IN (SELECT url FROM feed_image)", "write")
+                // Image data is kept under the URL with its password shown as *** (see LocalFeedImageDataLoader.key).
+                try connection.execute("DELETE FROM image_data WHERE url NOT IN (SELECT \(SQLiteConnection.imageKeyFunction)(url) FROM feed_image)", "write")
             }
             try connection.execute("COMMIT", "write")
         }

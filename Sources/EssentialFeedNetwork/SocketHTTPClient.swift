@@ -1,3 +1,4 @@
+import EssentialFeed
 import Dispatch
 import Foundation
 import Synchronization
@@ -22,8 +23,8 @@ import Glibc
 ///
 /// Requests: `GET` with `Host`, `User-Agent`, `Accept: */*`,
 /// `Accept-Encoding: identity` (bodies arrive as sent) and
-/// `Connection: keep-alive`; `user:password@` in a URL becomes a `Basic`
-/// `Authorization`. Responses: HTTP/1.0 or 1.1, heads up to
+/// `Connection: keep-alive`; `user:password@` in a URL (else the `.netrc`
+/// entry of its host) becomes a `Basic` `Authorization`. Responses: HTTP/1.0 or 1.1, heads up to
 /// ``headLimit`` bytes, parsed strictly (``HTTPResponseHead``; anything
 /// else is `badResponse`), 1xx heads skipped, bodies framed by
 /// `Content-Length`, `Transfer-Encoding: chunked` or the end of the
@@ -65,6 +66,7 @@ public final class SocketHTTPClient: HTTPClient {
         var maxRedirects: Int
         var maxBodyBytes: Int
         var userAgent: String
+        var netrc: Netrc?
     }
 
     /// - Parameters:
@@ -73,15 +75,16 @@ public final class SocketHTTPClient: HTTPClient {
     ///   - maxRedirects: redirects followed at most, 0 to 20.
     ///   - maxBodyBytes: the largest body accepted.
     ///   - userAgent: the `User-Agent` field.
+    ///   - netrc: credentials by host, for URLs without `user:password@`.
     ///   - fallback: the client for other schemes than http (https).
     public init(
         timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20,
-        userAgent: String = "feed-fetch", fallback: (any HTTPClient)? = nil
+        userAgent: String = "feed-fetch", netrc: Netrc? = nil, fallback: (any HTTPClient)? = nil
     ) {
         precondition((0...Self.maximumRedirects).contains(maxRedirects), "maxRedirects out of range")
         precondition(maxBodyBytes >= 0, "maxBodyBytes is negative")
         precondition(timeout > 0, "timeout is not positive")
-        configuration = Configuration(timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes, userAgent: userAgent)
+        configuration = Configuration(timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes, userAgent: userAgent, netrc: netrc)
         pool = ConnectionPool(limit: maxConnectionsPerHost)
         self.fallback = fallback
     }
@@ -304,7 +307,9 @@ private struct Exchange {
     private func requestBytes(_ url: SocketHTTPURL) -> [UInt8] {
         var text = "GET \(url.target) HTTP/1.1\r\nHost: \(url.hostField)\r\nUser-Agent: \(configuration.userAgent)\r\n"
         text += "Accept: */*\r\nAccept-Encoding: identity\r\nConnection: keep-alive\r\n"
-        if let authorization = url.authorization { text += "Authorization: \(authorization)\r\n" }
+        if let authorization = url.authorization ?? configuration.netrc?.authorization(forHost: url.host) {
+            text += "Authorization: \(authorization)\r\n"
+        }
         text += "\r\n"
         return Array(text.utf8)
     }

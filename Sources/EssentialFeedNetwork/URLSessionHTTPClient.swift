@@ -1,3 +1,4 @@
+import EssentialFeed
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
@@ -38,8 +39,12 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     private let timeout: Double
     private let maxRedirects: Int
     private let maxBodyBytes: Int
+    private let netrc: Netrc?
 
-    public init(timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20) {
+    /// `netrc`: credentials by host, for URLs without `user:password@`
+    /// (asked again for the host of each redirect).
+    public init(timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20, netrc: Netrc? = nil) {
+        self.netrc = netrc
         precondition((0...Self.maximumRedirects).contains(maxRedirects), "maxRedirects out of range")
         precondition(maxBodyBytes >= 0, "maxBodyBytes is negative")
         let configuration = URLSessionConfiguration.ephemeral
@@ -59,7 +64,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         queue.maxConcurrentOperationCount = 1
         queue.name = "URLSessionHTTPClient"
         self.queue = queue
-        delegate = Delegate()
+        delegate = Delegate(netrc: netrc)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
         self.timeout = timeout
         self.maxRedirects = maxRedirects
@@ -208,6 +213,12 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
 
     /// The session's delegate: routes each callback to its request.
     private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let netrc: Netrc?
+
+        init(netrc: Netrc?) {
+            self.netrc = netrc
+        }
+
         private let lock = NSLock()
         private var requests: [Int: Request] = [:]
 
@@ -242,7 +253,11 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             if request.redirects < request.maxRedirects {
                 request.redirects += 1
                 request.body = []
-                return completionHandler(newRequest)
+                // Credentials go to the host they are for, never on to another.
+                var next = newRequest
+                next.setValue(nil, forHTTPHeaderField: "Authorization")
+                URLSessionHTTPClient.authorize(&next, netrc)
+                return completionHandler(next)
             }
             // Not followed: the 3xx itself completes the task. It is the
             // response when no redirect may be followed at all; past a limit
@@ -281,6 +296,12 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         }
     }
 
+    /// The `.netrc` entry of the request's host, unless its URL names a user.
+    static func authorize(_ request: inout URLRequest, _ netrc: Netrc?) {
+        guard let netrc, let url = request.url, url.user == nil else { return }
+        request.setValue(url.host.flatMap { netrc.authorization(forHost: $0) }, forHTTPHeaderField: "Authorization")
+    }
+
     @discardableResult
     public func get(_ url: String, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
         let handle = Request(url: url, timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes, completion: completion)
@@ -290,6 +311,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         }
         var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.backstop(timeout))
         request.httpMethod = "GET"
+        Self.authorize(&request, netrc)
         let timeout = self.timeout
         let task = session.dataTask(with: request)
         let timer = DispatchWorkItem {

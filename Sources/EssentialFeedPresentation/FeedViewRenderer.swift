@@ -79,7 +79,7 @@ public struct FeedViewRenderer {
             var out = title(options.kind ?? .feed)
             if let location = text("location") { out += wrap(location, indent: "  ", style: accent) }
             if let description = text("description", multiline: true) { out += wrap(description, indent: "  ") }
-            out += "  " + dim(url) + "\n\n"
+            out += "  " + dim(Secrets.redact(url)) + "\n\n"
             return out
         }
         return nil

@@ -1,3 +1,4 @@
+import EssentialFeed
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -5,7 +6,8 @@ import Darwin
 #endif
 
 /// What goes to standard error, by `FEED_LOG`: `error` (the default),
-/// `info`, `debug` or `trace`. Every line starts with `TOOL: `.
+/// `info`, `debug` or `trace`. Every line starts with `TOOL: `; the
+/// password of any URL in it is shown as `***` (see `Secrets`).
 public struct Diagnostics: Sendable {
     public enum Level: Int, Sendable, Comparable {
         case error, info, debug, trace
@@ -34,7 +36,7 @@ public struct Diagnostics: Sendable {
     public func trace(_ message: @autoclosure () -> String) { if enabled(.trace) { emit(message()) } }
 
     private func emit(_ message: String) {
-        var body = Substring(message)
+        var body = Substring(Secrets.redact(message))
         while body.hasSuffix("\n") { body.removeLast() }
         var bytes = Array(tool.utf8)
         bytes.append(contentsOf: ": ".utf8)

@@ -299,7 +299,7 @@ struct CacheContext {
         tool.forEachRecord { document, number in
             do throws(ErrorRecord) {
                 let image = try FeedImage(record: document)
-                if cached.insert(image.url).inserted {
+                if cached.insert(LocalFeedImageDataLoader.key(image.url)).inserted {
                     tool.diagnostics.debug("image data miss: \(image.url)")
                     tool.output.record { $0.beginObject(); $0.member("url", image.url); $0.endObject() }
                 } else {

@@ -97,11 +97,14 @@ final class OrderedFetcher: @unchecked Sendable {
     }
 
     /// The response record: `url` is the URL asked for; `final_url` (only
-    /// when redirects were followed) the one that answered.
+    /// when redirects were followed) the one that answered; both with the
+    /// password of their user-info shown as `***`.
     static func record(url: String, _ response: HTTPResult) -> [UInt8] {
+        let url = Secrets.redact(url)
+        let finalURL = response.finalURL.map(Secrets.redact)
         let record = Response.fromBody(url: url, status: response.status, bytes: response.body)
         var writer = JSONWriter(capacity: response.body.count + response.body.count / 3 + 256)
-        guard let finalURL = response.finalURL else {
+        guard let finalURL else {
             record.write(to: &writer)
             return writer.bytes
         }

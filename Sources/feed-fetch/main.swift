@@ -1,6 +1,11 @@
 import EssentialFeed
 import EssentialFeedNetwork
 import FeedCLI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 let tool = Tool(
     name: "feed-fetch",
@@ -42,8 +47,13 @@ let tool = Tool(
       -h, --help        print this help and exit
       --version         print the version and exit
 
-    environment: FEED_BASE_URL, FEED_LOG (debug: one line per request
-    started, finished or failed).
+    Credentials: user:password@ in a URL, else the entry of its host in
+    $NETRC or ~/.netrc (machine HOST login USER password SECRET), sent as
+    Basic authorization. A password is never shown: records, messages and
+    logs show the URL as http://user:***@host/...
+
+    environment: FEED_BASE_URL, NETRC, HOME, FEED_LOG (debug: one line per
+    request started, finished or failed).
 
     exit status: 0 all handled, 64 usage, 65 invalid input line or body
     over --max-body, 69 connectivity, or the status of the first error
@@ -119,10 +129,17 @@ if let id = arguments.value("--comments") {
 /// http:// on the toolkit's own HTTP/1.1 client (keep-alive, no crash on a
 /// server that closes mid-head); https:// (and redirects to it) on
 /// URLSession, made only when first needed.
+/// Credentials by host from `$NETRC` or `~/.netrc`, for URLs without
+/// `user:password@`; none when there is no such file.
+let netrc: Netrc? = Netrc.path(environment: tool.environment).flatMap { path in
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    tool.diagnostics.trace("credentials from \(path)")
+    return Netrc(parsing: String(decoding: data, as: UTF8.self))
+}
 let client = SocketHTTPClient(
-    timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
+    timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody, netrc: netrc,
     fallback: LazyHTTPClient {
-        URLSessionHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody)
+        URLSessionHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody, netrc: netrc)
     }
 )
 let fetcher = OrderedFetcher(tool: tool, client: client, parallel: parallel)

@@ -602,6 +602,25 @@ extension String {
 
 /// Base64 without Foundation's JSON stack (RFC 4648, padding optional).
 public enum Base64 {
+    /// Encodes `bytes` with padding.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i < bytes.count {
+            let n = min(3, bytes.count - i)
+            var chunk = UInt32(bytes[i]) << 16
+            if n > 1 { chunk |= UInt32(bytes[i + 1]) << 8 }
+            if n > 2 { chunk |= UInt32(bytes[i + 2]) }
+            for k in 0..<4 {
+                out.append(k <= n ? alphabet[Int((chunk >> UInt32(18 - 6 * k)) & 0x3F)] : UInt8(ascii: "="))
+            }
+            i += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     public static func decode(_ text: String) -> [UInt8]? {
         decode(Array(text.utf8))
     }

@@ -222,6 +222,11 @@ public struct LocalFeedLoader {
 }
 
 /// The image data use cases of the case study's `LocalFeedImageDataLoader`.
+///
+/// Image data is kept under its URL's `key`: the URL with the password of
+/// its user-info shown as `***`, as `feed-fetch` writes it in its response
+/// records. A URL is found with or without its password, and no password is
+/// ever written to the store.
 public struct LocalFeedImageDataLoader {
     public let store: any FeedStore
 
@@ -229,16 +234,19 @@ public struct LocalFeedImageDataLoader {
         self.store = store
     }
 
+    /// What image data for `url` is stored under.
+    public static func key(_ url: String) -> String { Secrets.redact(url) }
+
     /// Stores `data` for `url`, replacing what was stored for it.
     public func save(_ data: [UInt8], for url: String) throws(ErrorRecord) {
-        try store.insertImageData(data, for: url)
+        try store.insertImageData(data, for: Self.key(url))
     }
 
     /// Stores every entry in one transaction: all or none.
     public func save(_ entries: [(url: String, data: [UInt8])]) throws(ErrorRecord) {
         guard !entries.isEmpty else { return }
         try store.transaction { (tx) throws(ErrorRecord) in
-            for entry in entries { try tx.insertImageData(entry.data, for: entry.url) }
+            for entry in entries { try tx.insertImageData(entry.data, for: Self.key(entry.url)) }
         }
     }
 
@@ -251,7 +259,7 @@ public struct LocalFeedImageDataLoader {
         try store.transaction { (tx) throws(ErrorRecord) -> Int in
             var count = 0
             while let entry = try read() {
-                try tx.insertImageData(entry.data, for: entry.url)
+                try tx.insertImageData(entry.data, for: Self.key(entry.url))
                 count += 1
             }
             return count
@@ -260,14 +268,14 @@ public struct LocalFeedImageDataLoader {
 
     /// The data stored for `url`, or nil when there is none.
     public func loadImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
-        try store.retrieveImageData(for: url)
+        try store.retrieveImageData(for: Self.key(url))
     }
 
     /// The URLs of `feed`'s images that have no data stored yet, each once, in feed order.
     public func missingImageURLs(in feed: [FeedImage]) throws(ErrorRecord) -> [String] {
         var seen = try store.cachedImageDataURLs()
         var missing: [String] = []
-        for image in feed where seen.insert(image.url).inserted {
+        for image in feed where seen.insert(Self.key(image.url)).inserted {
             missing.append(image.url)
         }
         return missing

@@ -44,11 +44,12 @@ public struct ErrorRecord: Equatable, Sendable, Error {
         self.context = context
     }
 
+    /// Writes the record; the password of any URL in it is shown as `***`.
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("error", kind.rawValue)
-        writer.member("message", message)
-        for field in context { writer.member(field.key, field.value) }
+        writer.member("message", Secrets.redact(message))
+        for field in context { writer.member(field.key, Secrets.redact(field.value)) }
         writer.endObject()
     }
 }

@@ -1,0 +1,64 @@
+/// Passwords in URLs, kept out of everything a person or a log sees.
+///
+/// A URL's user-info may hold a password (`http://alice:secret@host/`).
+/// Wherever a URL is shown (diagnostics at every log level, error records,
+/// response records, the view) it is shown as `http://alice:***@host/`.
+/// The user name stays: it says which account was used.
+public enum Secrets {
+    /// What a password is shown as.
+    public static let mask = "***"
+
+    /// `text` with the password of every URL in it shown as `***`: a
+    /// whole URL, or a message that names URLs. Text without `@` is
+    /// returned as it is, without a copy of its bytes being made.
+    public static func redact(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var changed = false
+        var i = 0
+        while i < bytes.count {
+            // An authority starts after "://".
+            guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/") else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            out.append(contentsOf: bytes[i..<(i + 3)])
+            let start = i + 3
+            var end = start
+            while end < bytes.count, !endsAuthority(bytes[end]) { end += 1 }
+            let authority = bytes[start..<end]
+            if let at = authority.lastIndex(of: UInt8(ascii: "@")),
+               let colon = authority[..<at].firstIndex(of: UInt8(ascii: ":")) {
+                out.append(contentsOf: bytes[start...colon])
+                out.append(contentsOf: mask.utf8)
+                out.append(contentsOf: bytes[at..<end])
+                changed = true
+            } else {
+                out.append(contentsOf: authority)
+            }
+            i = end
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : text
+    }
+
+    /// Whether `text` names a URL whose user-info holds a password.
+    public static func containsPassword(_ text: String) -> Bool {
+        redact(text) != text
+    }
+
+    /// Bytes that end a URL's authority: the path, query or fragment, and
+    /// anything that cannot be in a URL (so that a URL inside a message or a
+    /// JSON string ends where it should).
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "("), UInt8(ascii: ")"):
+            return true
+        default:
+            return byte <= 0x20 || byte == 0x7F
+        }
+    }
+}

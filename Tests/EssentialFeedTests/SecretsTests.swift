@@ -1,0 +1,33 @@
+import XCTest
+import EssentialFeed
+
+final class SecretsTests: XCTestCase {
+    func test_redact_showsThePasswordOfAURLAsStars() {
+        XCTAssertEqual(Secrets.redact("http://alice:secret@host/v1/feed"), "http://alice:***@host/v1/feed")
+        XCTAssertEqual(Secrets.redact("https://alice:secret@host:8443"), "https://alice:***@host:8443")
+        XCTAssertEqual(Secrets.redact("http://alice:@host/"), "http://alice:***@host/")
+        XCTAssertEqual(Secrets.redact("http://alice:p%40ss@host/?q=a@b"), "http://alice:***@host/?q=a@b")
+        XCTAssertEqual(Secrets.redact("http://alice:p@ss@host/x"), "http://alice:***@host/x", "an unescaped @ in the password")
+        XCTAssertEqual(Secrets.redact("http://a:b:c@host#f"), "http://a:***@host#f")
+    }
+
+    func test_redact_leavesURLsWithoutAPasswordAsTheyAre() {
+        for text in ["http://host/v1/feed", "http://alice@host/x", "http://host/path@x", "http://host/?u=a:b@c", "no url at all", "", "mail me: a@b.c"] {
+            XCTAssertEqual(Secrets.redact(text), text)
+            XCTAssertFalse(Secrets.containsPassword(text), text)
+        }
+    }
+
+    func test_redact_findsEveryURLInAMessageOrARecord() {
+        XCTAssertEqual(Secrets.redact("GET http://a:s1@h/x: 200, redirected to https://b:s2@k/y"),
+                       "GET http://a:***@h/x: 200, redirected to https://b:***@k/y")
+        XCTAssertEqual(Secrets.redact(#"{"url":"http://a:s@h","status":200}"#), #"{"url":"http://a:***@h","status":200}"#)
+        XCTAssertEqual(Secrets.redact("(http://a:s@h) 'http://a:s@h'"), "(http://a:***@h) 'http://a:***@h'")
+        XCTAssertTrue(Secrets.containsPassword("see http://a:s@h"))
+    }
+
+    func test_redact_isIdempotent() {
+        let once = Secrets.redact("http://alice:secret@host/")
+        XCTAssertEqual(Secrets.redact(once), once)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import XCTest
+
+/// Passwords in URLs and in ~/.netrc: sent to the server, never shown.
+/// The server is CPython's http.server with a handler that requires Basic
+/// authorization (alice:secret), serves a feed whose image URLs carry the
+/// credentials, and the images.
+final class CredentialsTests: XCTestCase {
+    private static let server = #"""
+    import base64, http.server, json, sys
+    expected = "Basic " + base64.b64encode(b"alice:secret").decode()
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args): pass
+        def do_GET(self):
+            if self.headers.get("Authorization") != expected:
+                self.send_response(401); self.send_header("Content-Length", "0"); self.end_headers(); return
+            port = self.server.server_address[1]
+            if self.path.startswith("/v1/feed"):
+                items = [{"id": "2AB2AE66-A4B7-4A16-B374-51BBAC8DB08%d" % i, "image": "http://alice:secret@127.0.0.1:%d/image-%d" % (port, i)} for i in range(2)]
+                body = json.dumps({"items": items if "after_id" not in self.path else []}).encode()
+            elif self.path.startswith("/image-"):
+                body = b"\x89PNG image " + self.path.encode()
+            else:
+                self.send_response(404); self.send_header("Content-Length", "0"); self.end_headers(); return
+            self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+    """#
+
+    private var process: Process?
+
+    /// Starts the server; its port.
+    private func startServer() throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.server]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        self.process = process
+        addTeardownBlock { process.terminate(); process.waitUntilExit() }
+        var line: [UInt8] = []
+        while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+        return try XCTUnwrap(Int(String(decoding: line, as: UTF8.self)))
+    }
+
+    /// The password is nowhere in standard error, nor in standard output
+    /// but in response bodies (the server's own data, passed on as sent:
+    /// this server's feed names its image URLs with the password).
+    private func assertNoSecret(_ run: Run, file: StaticString = #filePath, line: UInt = #line) {
+        let outsideBodies = run.lines.map { $0.components(separatedBy: #","body""#).first ?? $0 }.joined(separator: "\n")
+        XCTAssertFalse(outsideBodies.contains("secret"), "stdout shows the password: \(run.out)", file: file, line: line)
+        XCTAssertFalse(run.stderr.contains("secret"), "stderr shows the password: \(run.stderr)", file: file, line: line)
+    }
+
+    func test_fetch_withAPasswordInTheURL_sendsItAndShowsItNowhere() throws {
+        let port = try startServer()
+        let url = "http://alice:secret@127.0.0.1:\(port)/v1/feed?limit=2"
+        for level in ["error", "info", "debug", "trace"] {
+            let run = sh("feed-fetch \(quoted(url)) | feed-map", environment: ["FEED_LOG": level])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.lines.count, 2, run.out)
+            XCTAssertTrue(run.out.contains("http://alice:secret@127.0.0.1"), "the feed's own image URLs are data, passed on")
+            let fetched = sh("feed-fetch \(quoted(url))", environment: ["FEED_LOG": level])
+            assertNoSecret(fetched)
+            XCTAssertTrue(fetched.out.hasPrefix(#"{"url":"http://alice:***@127.0.0.1:\#(port)/v1/feed?limit=2","status":200"#), fetched.out)
+            if level == "debug" { XCTAssertTrue(fetched.stderr.contains("GET http://alice:***@127.0.0.1"), fetched.stderr) }
+        }
+    }
+
+    func test_failures_withAPasswordInTheURL_showItNowhere() throws {
+        let refused = sh("feed-fetch 'http://alice:secret@127.0.0.1:9/v1/feed'", environment: ["FEED_LOG": "trace"])
+        XCTAssertEqual(refused.status, 69)
+        assertNoSecret(refused)
+        XCTAssertTrue(refused.out.contains(#""url":"http://alice:***@127.0.0.1:9/v1/feed""#), refused.out)
+        XCTAssertTrue(refused.stderr.contains("http://alice:***@127.0.0.1:9/v1/feed"), refused.stderr)
+
+        let badBase = sh("feed-fetch --base-url 'http://alice:secret@127.0.0.1:9/x?y=1'")
+        XCTAssertEqual(badBase.status, 64)
+        assertNoSecret(badBase)
+
+        let view = sh("feed-fetch 'http://alice:secret@127.0.0.1:9/v1/feed' | feed-view", environment: ["NO_COLOR": "1"])
+        assertNoSecret(view)
+    }
+
+    func test_fetch_takesCredentialsFromNetrc() throws {
+        let port = try startServer()
+        let dir = temporaryDirectory(self)
+        let netrc = dir + "/netrc"
+        try "machine 127.0.0.1 login alice password secret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+        let url = "http://127.0.0.1:\(port)/v1/feed?limit=2"
+
+        let without = sh("feed-fetch \(quoted(url))", environment: ["HOME": dir, "NETRC": ""])
+        XCTAssertTrue(without.out.contains(#""status":401"#), without.out)
+
+        let viaNETRC = sh("feed-fetch \(quoted(url))", environment: ["NETRC": netrc, "FEED_LOG": "trace"])
+        XCTAssertTrue(viaNETRC.out.contains(#""status":200"#), viaNETRC.out)
+        assertNoSecret(viaNETRC)
+
+        try FileManager.default.copyItem(atPath: netrc, toPath: dir + "/.netrc")
+        let viaHome = sh("feed-fetch \(quoted(url))", environment: ["HOME": dir, "NETRC": ""])
+        XCTAssertTrue(viaHome.out.contains(#""status":200"#), viaHome.out)
+    }
+
+    /// feed-sync against a feed whose base and image URLs carry the
+    /// password: the images are stored (under the URL as feed-fetch shows
+    /// it), found by either form of the URL, kept by the next sync, and the
+    /// password is in no output.
+    func test_feedSync_storesTheImagesOfAFeedWhoseURLsCarryCredentials() throws {
+        let port = try startServer()
+        let dir = temporaryDirectory(self)
+        let env = ["FEED_BASE_URL": "http://alice:secret@127.0.0.1:\(port)", "FEED_STORE": dir + "/feed.sqlite",
+                   "FEED_BIN": Products.directory, "S": AcceptanceTests.scripts]
+        for _ in 0..<2 {
+            let sync = sh(#""$S/feed-sync""#, environment: env)
+            XCTAssertEqual(sync.status, 0, sync.stderr)
+            assertNoSecret(sync)
+            let info = sh("feed-cache info", environment: env).records().first
+            XCTAssertEqual(info?["items"] as? Int, 2)
+            XCTAssertEqual(info?["image_data_count"] as? Int, 2)
+        }
+        for url in ["http://alice:secret@127.0.0.1:\(port)/image-1", "http://alice:***@127.0.0.1:\(port)/image-1"] {
+            let image = sh("feed-cache image \(quoted(url)) | od -c | head -1", environment: env)
+            XCTAssertTrue(image.out.contains("P   N   G"), image.out)
+        }
+        let missing = sh("feed-cache load | feed-cache missing-images", environment: env)
+        XCTAssertEqual(missing.out, "", "every image is cached")
+        XCTAssertFalse(try String(contentsOfFile: dir + "/feed.sqlite", encoding: .isoLatin1).contains("secret:"), "no password kept as an image data key")
+    }
+}

@@ -15,7 +15,10 @@ public enum Localized {
     }
 
     /// The supported languages, as BCP 47 tags; the first is the fallback.
-    public static let languages = ["en", "pt-BR", "el", "es", "de", "fr"]
+    /// The 20 most spoken languages that ICU formats dates in, and a few
+    /// more, so that no screen mixes a title in one language with dates in
+    /// another.
+    public static let languages = ["en", "pt-BR", "el", "es", "de", "fr", "it", "ja", "zh-Hans", "zh-Hant", "ru", "uk", "ar", "fa", "ur", "tr", "pl", "ko", "nl", "hi", "mr", "bn", "ta", "te", "id", "vi", "th", "sw"]
 
     static let tables: [String: [Key: String]] = [
         "en": [
@@ -54,6 +57,138 @@ public enum Localized {
             .connectionError: "Impossible de se connecter au serveur",
             .loading: "Chargement…",
         ],
+        "it": [
+            .feedTitle: "Il mio feed",
+            .commentsTitle: "Commenti",
+            .connectionError: "Impossibile connettersi al server",
+            .loading: "Caricamento…",
+        ],
+        "ja": [
+            .feedTitle: "マイフィード",
+            .commentsTitle: "コメント",
+            .connectionError: "サーバーに接続できませんでした",
+            .loading: "読み込み中…",
+        ],
+        "zh-Hans": [
+            .feedTitle: "我的动态",
+            .commentsTitle: "评论",
+            .connectionError: "无法连接到服务器",
+            .loading: "正在加载…",
+        ],
+        "zh-Hant": [
+            .feedTitle: "我的動態",
+            .commentsTitle: "留言",
+            .connectionError: "無法連線到伺服器",
+            .loading: "正在載入…",
+        ],
+        "ru": [
+            .feedTitle: "Моя лента",
+            .commentsTitle: "Комментарии",
+            .connectionError: "Не удалось подключиться к серверу",
+            .loading: "Загрузка…",
+        ],
+        "uk": [
+            .feedTitle: "Моя стрічка",
+            .commentsTitle: "Коментарі",
+            .connectionError: "Не вдалося під’єднатися до сервера",
+            .loading: "Завантаження…",
+        ],
+        "ar": [
+            .feedTitle: "موجزي",
+            .commentsTitle: "التعليقات",
+            .connectionError: "تعذّر الاتصال بالخادم",
+            .loading: "جارٍ التحميل…",
+        ],
+        "fa": [
+            .feedTitle: "فید من",
+            .commentsTitle: "نظرها",
+            .connectionError: "اتصال به سرور ممکن نشد",
+            .loading: "در حال بارگیری…",
+        ],
+        "ur": [
+            .feedTitle: "میری فیڈ",
+            .commentsTitle: "تبصرے",
+            .connectionError: "سرور سے رابطہ نہیں ہو سکا",
+            .loading: "لوڈ ہو رہا ہے…",
+        ],
+        "tr": [
+            .feedTitle: "Akışım",
+            .commentsTitle: "Yorumlar",
+            .connectionError: "Sunucuya bağlanılamadı",
+            .loading: "Yükleniyor…",
+        ],
+        "pl": [
+            .feedTitle: "Mój kanał",
+            .commentsTitle: "Komentarze",
+            .connectionError: "Nie można połączyć się z serwerem",
+            .loading: "Wczytywanie…",
+        ],
+        "ko": [
+            .feedTitle: "내 피드",
+            .commentsTitle: "댓글",
+            .connectionError: "서버에 연결할 수 없습니다",
+            .loading: "불러오는 중…",
+        ],
+        "nl": [
+            .feedTitle: "Mijn feed",
+            .commentsTitle: "Reacties",
+            .connectionError: "Kan geen verbinding maken met de server",
+            .loading: "Laden…",
+        ],
+        "hi": [
+            .feedTitle: "मेरी फ़ीड",
+            .commentsTitle: "टिप्पणियाँ",
+            .connectionError: "सर्वर से कनेक्ट नहीं हो सका",
+            .loading: "लोड हो रहा है…",
+        ],
+        "mr": [
+            .feedTitle: "माझे फीड",
+            .commentsTitle: "टिप्पण्या",
+            .connectionError: "सर्व्हरशी कनेक्ट करता आले नाही",
+            .loading: "लोड होत आहे…",
+        ],
+        "bn": [
+            .feedTitle: "আমার ফিড",
+            .commentsTitle: "মন্তব্য",
+            .connectionError: "সার্ভারের সাথে সংযোগ করা যায়নি",
+            .loading: "লোড হচ্ছে…",
+        ],
+        "ta": [
+            .feedTitle: "எனது ஊட்டம்",
+            .commentsTitle: "கருத்துகள்",
+            .connectionError: "சேவையகத்துடன் இணைக்க முடியவில்லை",
+            .loading: "ஏற்றுகிறது…",
+        ],
+        "te": [
+            .feedTitle: "నా ఫీడ్",
+            .commentsTitle: "వ్యాఖ్యలు",
+            .connectionError: "సర్వర్‌కు కనెక్ట్ చేయడం సాధ్యపడలేదు",
+            .loading: "లోడ్ అవుతోంది…",
+        ],
+        "id": [
+            .feedTitle: "Feed Saya",
+            .commentsTitle: "Komentar",
+            .connectionError: "Tidak dapat terhubung ke server",
+            .loading: "Memuat…",
+        ],
+        "vi": [
+            .feedTitle: "Bảng tin của tôi",
+            .commentsTitle: "Bình luận",
+            .connectionError: "Không thể kết nối với máy chủ",
+            .loading: "Đang tải…",
+        ],
+        "th": [
+            .feedTitle: "ฟีดของฉัน",
+            .commentsTitle: "ความคิดเห็น",
+            .connectionError: "ไม่สามารถเชื่อมต่อกับเซิร์ฟเวอร์ได้",
+            .loading: "กำลังโหลด…",
+        ],
+        "sw": [
+            .feedTitle: "Mlisho Wangu",
+            .commentsTitle: "Maoni",
+            .connectionError: "Imeshindwa kuunganisha kwenye seva",
+            .loading: "Inapakia…",
+        ],
     ]
 
     /// The string for `key` in the language that best matches `locale`
@@ -68,31 +203,91 @@ public enum Localized {
     }
 }
 
-/// A POSIX locale name (`pt_BR.UTF-8@euro`) reduced to what the tools use:
-/// an ICU identifier for dates and the best supported language for text.
+/// A POSIX locale name (`pt_BR.UTF-8@euro`) or BCP 47 tag (`pt-BR`)
+/// reduced to what the tools use: an ICU identifier for dates and the best
+/// translated language for text, always the same language for both.
+///
+/// Names are matched without regard to letter case (`PT_br` is `pt_BR`). A
+/// language with no translation gets English titles and English dates
+/// (`en_US_POSIX`), so that no screen mixes two languages.
 public struct AppLocale: Equatable, Sendable {
-    /// e.g. `pt_BR`, `en_US_POSIX`
+    /// e.g. `pt_BR`, `zh_Hans_CN`, `en_US_POSIX`: what dates are formatted in.
     public let identifier: String
     /// One of `Localized.languages`.
     public let language: String
 
+    /// The locale of `name`; a name that is not a locale name counts as `C`.
     public init(_ name: String) {
+        self = AppLocale(validating: name) ?? AppLocale(validating: "C")!
+    }
+
+    /// The locale of `name`, or nil when `name` is not a locale name
+    /// (`LANG[_Script][_REGION][_VARIANT][.CODESET][@MODIFIER]`, `-` or `_` between
+    /// the parts, or `C`, `POSIX`).
+    public init?(validating name: String) {
         var base = Substring(name)
-        if let dot = base.firstIndex(of: ".") { base = base[..<dot] }
-        if let at = base.firstIndex(of: "@") { base = base[..<at] }
-        var identifier = base.replacingOccurrences(of: "-", with: "_")
-        if identifier.isEmpty || identifier == "C" || identifier == "POSIX" { identifier = "en_US_POSIX" }
-        self.identifier = identifier
-        let parts = identifier.split(separator: "_")
-        let languageCode = parts.first.map { $0.lowercased() } ?? "en"
-        let region = parts.count > 1 ? parts[1].uppercased() : ""
-        if Localized.languages.contains("\(languageCode)-\(region)") {
-            language = "\(languageCode)-\(region)"
-        } else if let match = Localized.languages.first(where: { $0 == languageCode || $0.hasPrefix(languageCode + "-") }) {
-            language = match
-        } else {
-            language = "en"
+        if let at = base.firstIndex(of: "@") {
+            guard Self.isToken(base[base.index(after: at)...]) else { return nil }
+            base = base[..<at]
         }
+        if let dot = base.firstIndex(of: ".") {
+            guard Self.isToken(base[base.index(after: dot)...]) else { return nil }
+            base = base[..<dot]
+        }
+        if base == "C" || base == "POSIX" || (base.isEmpty && name.isEmpty) {
+            self.init(identifier: "en_US_POSIX", language: "en")
+            return
+        }
+        let parts = base.split(separator: "_", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "-", omittingEmptySubsequences: false)
+        }
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(Self.isLetter) else { return nil }
+        let code = first.lowercased()
+        var script: String?
+        var region: String?
+        var variant: String?
+        for part in parts.dropFirst() {
+            if variant != nil { return nil }
+            if script == nil, region == nil, part.count == 4, part.allSatisfy(Self.isLetter) {
+                script = part.prefix(1).uppercased() + part.dropFirst().lowercased()
+            } else if region == nil, (part.count == 2 && part.allSatisfy(Self.isLetter)) || (part.count == 3 && part.allSatisfy(\.isNumber)) {
+                region = part.uppercased()
+            } else if (5...8).contains(part.count), part.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                variant = part.uppercased()  // en_US_POSIX
+            } else {
+                return nil
+            }
+        }
+        guard let language = Self.translation(code: code, script: script, region: region) else {
+            self.init(identifier: "en_US_POSIX", language: "en")
+            return
+        }
+        self.init(identifier: ([code] + [script, region, variant].compactMap { $0 }).joined(separator: "_"), language: language)
+    }
+
+    private init(identifier: String, language: String) {
+        self.identifier = identifier
+        self.language = language
+    }
+
+    /// The translated language for a locale: `lang-REGION` when translated
+    /// (`pt-BR`), Chinese by script (`zh-Hant` for Taiwan, Hong Kong and
+    /// Macao), else the language, else its regional form (`pt` is `pt-BR`).
+    static func translation(code: String, script: String?, region: String?) -> String? {
+        let languages = Localized.languages
+        if code == "zh" {
+            let traditional = script == "Hant" || (script == nil && ["TW", "HK", "MO"].contains(region ?? ""))
+            return traditional ? "zh-Hant" : "zh-Hans"
+        }
+        if let region, languages.contains("\(code)-\(region)") { return "\(code)-\(region)" }
+        if languages.contains(code) { return code }
+        return languages.first { $0.hasPrefix(code + "-") }
+    }
+
+    private static func isLetter(_ c: Character) -> Bool { c.isASCII && c.isLetter }
+
+    private static func isToken(_ s: Substring) -> Bool {
+        !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") }
     }
 
     /// The locale from the environment, as POSIX orders it for messages:
@@ -105,8 +300,3 @@ public struct AppLocale: Equatable, Sendable {
     }
 }
 
-extension Substring {
-    fileprivate func replacingOccurrences(of target: Character, with replacement: Character) -> String {
-        String(map { $0 == target ? replacement : $0 })
-    }
-}

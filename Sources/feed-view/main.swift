@@ -74,7 +74,15 @@ do {
 } catch {
     tool.usageError(error.message)
 }
-let locale = arguments.value("--locale").map(AppLocale.init) ?? AppLocale.fromEnvironment(tool.environment)
+let locale: AppLocale
+if let name = arguments.value("--locale") {
+    guard let named = AppLocale(validating: name) else {
+        tool.usageError("--locale takes a locale name such as pt_BR, el_GR or zh-Hans, not '\(name)'")
+    }
+    locale = named
+} else {
+    locale = AppLocale.fromEnvironment(tool.environment)
+}
 var renderer = FeedViewRenderer(options: .init(locale: locale, width: width, color: color, kind: kind, now: now))
 
 tool.refuseTerminalInput()

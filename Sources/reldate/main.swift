@@ -46,7 +46,15 @@ do {
 guard let style = RelativeDateFormatter.Style(rawValue: arguments.value("--style") ?? "wide") else {
     tool.usageError("--style takes wide, short or narrow")
 }
-let locale = arguments.value("--locale").map(AppLocale.init) ?? AppLocale.fromEnvironment(tool.environment)
+let locale: AppLocale
+if let name = arguments.value("--locale") {
+    guard let named = AppLocale(validating: name) else {
+        tool.usageError("--locale takes a locale name such as pt_BR, el_GR or zh-Hans, not '\(name)'")
+    }
+    locale = named
+} else {
+    locale = AppLocale.fromEnvironment(tool.environment)
+}
 let formatter = RelativeDateFormatter(locale: locale, style: style)
 
 if !arguments.operands.isEmpty {

@@ -1,3 +1,4 @@
+import EssentialFeed
 import EssentialFeedPresentation
 import XCTest
 
@@ -39,7 +40,54 @@ final class LocalizationTests: XCTestCase {
         XCTAssertEqual(AppLocale("es-ES").identifier, "es_ES")
         XCTAssertEqual(AppLocale("C").language, "en")
         XCTAssertEqual(AppLocale("POSIX").identifier, "en_US_POSIX")
-        XCTAssertEqual(AppLocale("ja_JP.UTF-8").language, "en")
+        XCTAssertEqual(AppLocale("ja_JP.UTF-8").language, "ja")
+        XCTAssertEqual(AppLocale("zh_CN.UTF-8").language, "zh-Hans")
+        XCTAssertEqual(AppLocale("zh_TW").language, "zh-Hant")
+        XCTAssertEqual(AppLocale("zh-Hant-HK").identifier, "zh_Hant_HK")
+    }
+
+    func test_locale_isMatchedWithoutRegardToLetterCase() {
+        for name in ["PT_br", "pt_br.utf8", "PT-BR", "pt_BR"] {
+            XCTAssertEqual(AppLocale(name).identifier, "pt_BR", name)
+            XCTAssertEqual(AppLocale(name).language, "pt-BR", name)
+        }
+        XCTAssertEqual(AppLocale("ZH-hans-cn").identifier, "zh_Hans_CN")
+    }
+
+    func test_locale_withoutATranslation_isEnglishForTitlesAndDates() {
+        for name in ["sq_AL", "xx", "haw_US.UTF-8"] {
+            XCTAssertEqual(AppLocale(name).language, "en", name)
+            XCTAssertEqual(AppLocale(name).identifier, "en_US_POSIX", name)
+        }
+    }
+
+    func test_locale_validating_refusesWhatIsNotALocaleName() {
+        for name in ["!!", "p", "pt_BR_XX_YY", "pt_BR_POSIX_X", "pt__BR", "pt_BR.", "1234", "en US", "pt_BR@", "toolong"] {
+            XCTAssertNil(AppLocale(validating: name), name)
+            XCTAssertEqual(AppLocale(name).language, "en", "a malformed name in the environment counts as C: \(name)")
+        }
+        for name in ["C", "POSIX", "C.UTF-8", "pt_BR.UTF-8@euro", "es-419", "sr_Latn_RS", "en_US_POSIX"] {
+            XCTAssertNotNil(AppLocale(validating: name), name)
+        }
+    }
+
+    /// No screen mixes two languages: every translated language is one ICU
+    /// formats relative dates in (not in English), and its titles are its own.
+    func test_everyTranslatedLanguage_hasItsOwnTitlesAndDates() {
+        let now = Timestamp(iso8601: "2020-05-20T11:24:59Z")!
+        let english = RelativeDateFormatter(locale: AppLocale("en")).string(for: Timestamp(seconds: now.seconds - 86_400), relativeTo: now)
+        XCTAssertGreaterThanOrEqual(Localized.languages.count, 20)
+        for language in Localized.languages where language != "en" {
+            let locale = AppLocale(language)
+            XCTAssertEqual(locale.language, language)
+            let date = RelativeDateFormatter(locale: locale).string(for: Timestamp(seconds: now.seconds - 86_400), relativeTo: now)
+            XCTAssertNotEqual(date, english, "ICU formats no dates in \(language)")
+            XCTAssertNotEqual(Localized.string(.feedTitle, locale: locale), "My Feed", language)
+            XCTAssertNotEqual(Localized.string(.connectionError, locale: locale), "Couldn't connect to server", language)
+        }
+        for required in ["es", "fr", "de", "it", "ja", "zh-Hans", "ru", "ar", "tr", "pl", "ko", "nl", "hi", "id", "vi", "pt-BR", "el"] {
+            XCTAssertTrue(Localized.languages.contains(required), required)
+        }
     }
 
     func test_locale_fromEnvironmentPrefersLC_ALLThenLC_MESSAGESThenLANG() {
@@ -50,7 +98,7 @@ final class LocalizationTests: XCTestCase {
     }
 
     func test_string_fallsBackToEnglish() {
-        XCTAssertEqual(Localized.string(.feedTitle, locale: AppLocale("ja_JP")), "My Feed")
+        XCTAssertEqual(Localized.string(.feedTitle, locale: AppLocale("sq_AL")), "My Feed")
         XCTAssertEqual(Localized.string(.feedTitle, locale: AppLocale("pt_BR")), "Meu Feed")
     }
 }

@@ -104,6 +104,17 @@ final class FeedViewToolTests: XCTestCase {
         XCTAssertLessThan(erase.lowerBound, title.lowerBound)
     }
 
+    func test_view_titlesInTheLocaleWhateverItsCase_EnglishWithoutATranslation_andRefusesMalformedNames() {
+        let cases = [("PT_br", "Meu Feed"), ("it_IT", "Il mio feed"), ("ja_JP.UTF-8", "マイフィード"), ("ru_RU", "Моя лента"), ("sq_AL", "My Feed")]
+        for (name, title) in cases {
+            let run = sh("feed-view", stdin: feed, environment: env.merging(["LANG": name, "LC_ALL": "", "LC_MESSAGES": ""]) { $1 })
+            XCTAssertEqual(run.lines.first, title, name)
+        }
+        let malformed = sh("feed-view --locale '!!'", stdin: feed, environment: env)
+        XCTAssertEqual(malformed.status, 64)
+        XCTAssertTrue(malformed.stderr.hasPrefix("feed-view: --locale takes a locale name"), malformed.stderr)
+    }
+
     func test_view_showsNoIndicatorWhenStandardErrorIsNotATerminal() {
         let run = sh("feed-view", stdin: feed, environment: env)
         XCTAssertEqual(run.stderr, "")

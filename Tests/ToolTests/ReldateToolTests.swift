@@ -43,6 +43,15 @@ final class ReldateToolTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("'nope' is not an ISO 8601 date"), run.stderr)
     }
 
+    func test_reldate_matchesLocaleNamesWithoutRegardToCase_andRefusesMalformedOnes() {
+        XCTAssertEqual(sh("reldate --now 2020-05-21T11:24:59Z 2020-05-20T11:24:59Z", environment: ["LANG": "PT_br", "LC_ALL": ""]).out, "há 1 dia\n")
+        XCTAssertEqual(sh("reldate --locale it_it --now 2020-05-21T11:24:59Z 2020-05-20T11:24:59Z").out, "1 giorno fa\n")
+        XCTAssertEqual(sh("reldate --locale sq_AL --now 2020-05-21T11:24:59Z 2020-05-20T11:24:59Z").out, "1 day ago\n", "no translation: English dates")
+        let malformed = sh("reldate --locale '!!' < /dev/null")
+        XCTAssertEqual(malformed.status, 64)
+        XCTAssertTrue(malformed.stderr.hasPrefix("reldate: --locale takes a locale name"), malformed.stderr)
+    }
+
     func test_reldate_rejectsBadOptions() {
         XCTAssertEqual(sh("reldate --style huge < /dev/null").status, 64)
         XCTAssertEqual(sh("reldate --now soon < /dev/null").status, 64)

@@ -1,3 +1,4 @@
+import EssentialFeed
 /// The head of an HTTP/1.x response: status line and the header fields
 /// that decide how the body is framed, whether the connection may be
 /// reused, and where a redirect points.
@@ -231,7 +232,7 @@ struct HTTPResponseHead: Equatable, Sendable {
     }
 
     static func tooLarge(_ limit: Int) -> HTTPFailure {
-        HTTPFailure(.badResponse, "bad response: response head larger than \(limit) bytes")
+        HTTPFailure(.badResponse, "bad response: response head larger than \(counted(limit, "byte"))")
     }
 }
 

@@ -356,7 +356,7 @@ private struct Exchange {
     }
 
     private func tooLarge(_ limit: Int) -> HTTPFailure {
-        HTTPFailure(.bodyTooLarge, "response body larger than \(limit) bytes")
+        HTTPFailure(.bodyTooLarge, "response body larger than \(counted(limit, "byte"))")
     }
 
     private func readBody(_ fd: Int32, _ framing: HTTPResponseHead.Framing, limit: Int, until deadline: Deadline) throws(HTTPFailure) -> [UInt8] {
@@ -394,7 +394,7 @@ private struct Exchange {
                 do throws(HTTPFailure) {
                     let count = try SocketIO.receive(fd, into: storage.baseAddress! + initialized, count: length - initialized, until: deadline)
                     guard count > 0 else {
-                        throw HTTPFailure(.connectionLost, "connection lost after \(initialized) of \(length) bytes")
+                        throw HTTPFailure(.connectionLost, "connection lost after \(initialized) of \(counted(length, "byte"))")
                     }
                     buffer.received += count
                     initialized += count

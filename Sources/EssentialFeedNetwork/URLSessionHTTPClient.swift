@@ -207,7 +207,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         }
 
         var tooLarge: HTTPFailure {
-            HTTPFailure(.bodyTooLarge, "response body larger than \(maxBodyBytes) bytes")
+            HTTPFailure(.bodyTooLarge, "response body larger than \(counted(maxBodyBytes, "byte"))")
         }
     }
 
@@ -339,7 +339,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         let body = request.body
         // A body shorter than its declared length means the connection dropped mid-body.
         if let declared = http.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init), declared > body.count {
-            return .failure(HTTPFailure(.connectionLost, "connection lost after \(body.count) of \(declared) bytes"))
+            return .failure(HTTPFailure(.connectionLost, "connection lost after \(body.count) of \(counted(declared, "byte"))"))
         }
         let finalURL = request.redirects > 0 ? http.url?.absoluteString : nil
         return .success(HTTPResult(status: http.statusCode, body: body, finalURL: finalURL))
@@ -376,6 +376,10 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             // libcurl's "transfer closed with N bytes remaining to read": the body was cut short.
             if description.contains("transfer closed") || description.contains("remaining to read") {
                 return HTTPFailure(.connectionLost, "connection lost: \(description)")
+            }
+            // libcurl's TLS library speaking for itself (OpenSSL's "wrong version number" to a plain-HTTP port).
+            if ["SSL", "TLS", "certificate"].contains(where: description.contains) {
+                return HTTPFailure(.tls, "TLS failure: \(description)")
             }
             return HTTPFailure(.other, description.isEmpty ? "\(error)" : description)
         }

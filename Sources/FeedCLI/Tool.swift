@@ -96,8 +96,11 @@ public final class Tool: @unchecked Sendable {
     /// For filters: a terminal on standard input gets the usage and status 64.
     public func refuseTerminalInput() {
         guard Descriptor.isTerminal(0) else { return }
-        let synopsis = help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.joined(separator: "\n")
-        diagnostics.error("standard input is a terminal; pipe records in\n" + synopsis)
+        // The message, then the usage as it is written (its own lines, not escaped).
+        diagnostics.error("standard input is a terminal; pipe records in")
+        var synopsis = help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.joined(separator: "\n")
+        synopsis += "\n" + diagnostics.tool + ": try '" + name + " --help'\n"
+        _ = Array(synopsis.utf8).withUnsafeBytes { Descriptor.writeAll(2, $0) }
         exit(ErrorKind.usage.exitStatus)
     }
 

@@ -57,7 +57,7 @@ struct CacheContext {
                 tool.diagnostics.info("save --append: kept \(result.kept), added \(result.added), dropped \(result.droppedExpired) expired")
             } else {
                 let result = try loader.save(reading: input.next)
-                tool.diagnostics.info("save: \(result.saved) items saved to \(path)")
+                tool.diagnostics.info("save: \(counted(result.saved, "item")) saved to \(path)")
             }
         } catch where error == SaveInput.rejection {
             input.drain()
@@ -261,7 +261,7 @@ struct CacheContext {
                 if !input.trusted { throw ImageInput.rejection }
                 return nil
             }
-            tool.diagnostics.debug("save-images: stored \(stored) images in \(path)")
+            tool.diagnostics.debug("save-images: stored \(counted(stored, "image")) in \(path)")
         } catch where error == ImageInput.rejection {
             tool.diagnostics.info("save-images: nothing stored: the input had invalid lines")
         } catch {
@@ -278,7 +278,7 @@ struct CacheContext {
                 tool.record(.notFound)
                 return
             }
-            tool.diagnostics.debug("image data hit: \(url) (\(data.count) bytes)")
+            tool.diagnostics.debug("image data hit: \(url) (\(counted(data.count, "byte")))")
             tool.output.raw(data)
         } catch {
             tool.diagnostics.error(error.message)

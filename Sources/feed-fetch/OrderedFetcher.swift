@@ -85,7 +85,7 @@ final class OrderedFetcher: @unchecked Sendable {
             switch result {
             case let .success(response):
                 let redirected = response.finalURL.map { ", redirected to \($0)" } ?? ""
-                diagnostics.debug("GET \(url): \(response.status), \(response.body.count) bytes, \(milliseconds) ms\(redirected)")
+                diagnostics.debug("GET \(url): \(response.status), \(counted(response.body.count, "byte")), \(milliseconds) ms\(redirected)")
                 outcome = Outcome(line: OrderedFetcher.record(url: url, response), failure: nil, message: nil)
             case let .failure(failure):
                 diagnostics.debug("GET \(url): failed after \(milliseconds) ms: \(failure.message)")

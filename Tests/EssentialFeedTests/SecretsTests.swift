@@ -31,3 +31,12 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(Secrets.redact(once), once)
     }
 }
+
+final class CountedTests: XCTestCase {
+    func test_counted_isSingularForOneOnly() {
+        XCTAssertEqual(counted(1, "item"), "1 item")
+        XCTAssertEqual(counted(0, "item"), "0 items")
+        XCTAssertEqual(counted(2, "byte"), "2 bytes")
+        XCTAssertEqual(counted(3, "entry", "entries"), "3 entries")
+    }
+}

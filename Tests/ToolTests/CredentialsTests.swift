@@ -28,21 +28,9 @@ final class CredentialsTests: XCTestCase {
     server.serve_forever()
     """#
 
-    private var process: Process?
-
     /// Starts the server; its port.
     private func startServer() throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.server]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        self.process = process
-        addTeardownBlock { process.terminate(); process.waitUntilExit() }
-        var line: [UInt8] = []
-        while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
-        return try XCTUnwrap(Int(String(decoding: line, as: UTF8.self)))
+        try PythonServer(Self.server, test: self).port
     }
 
     /// The password is nowhere in standard error, nor in standard output

@@ -15,6 +15,26 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(run.stderr, "")
     }
 
+    /// https:// to a port that speaks plain HTTP (CPython's http.server):
+    /// the TLS library's complaint comes as the documented TLS failure.
+    func test_fetch_httpsToAPlainHTTPServer_isATLSFailure() throws {
+        let server = try PythonServer(PythonServer.files, test: self)
+        let run = sh("feed-fetch --timeout 5 https://127.0.0.1:\(server.port)/v1/feed")
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertEqual(run.records().first?["error"] as? String, "connectivity")
+        XCTAssertTrue((run.records().first?["message"] as? String)?.hasPrefix("TLS failure: ") ?? false, run.out)
+        XCTAssertTrue(run.stderr.contains(": TLS failure: "), run.stderr)
+    }
+
+    func test_messages_countInTheSingularForOne() throws {
+        let server = try Served(test: self)
+        let run = sh(#"feed-fetch --max-body 1 "$B/v1/feed?limit=1""#, environment: ["B": server.base])
+        XCTAssertTrue(run.stderr.contains("response body larger than 1 byte\n"), run.stderr)
+        let save = sh(#"feed-fetch "$B/v1/feed?limit=1" | feed-map | FEED_LOG=info feed-cache --store "$T/feed.sqlite" save"#,
+                      environment: ["B": server.base, "T": temporaryDirectory(self)])
+        XCTAssertTrue(save.stderr.contains("save: 1 item saved to "), save.stderr)
+    }
+
     func test_fetch_takesTheBaseURLFromTheEnvironment() throws {
         let server = try Served(test: self)
         let run = sh("feed-fetch", environment: ["FEED_BASE_URL": server.base])

@@ -6,6 +6,21 @@ final class MapperToolTests: XCTestCase {
     let feedResponse = #"{"url":"http://h/v1/feed?limit=10","status":200,"body":{"items":[{"id":"2ab2ae66-a4b7-4a16-b374-51bbac8db086","description":"a description","location":"a location","image":"http://h/image-0"},{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","image":"http://h/image-1"}]}}"#
     let commentsResponse = #"{"url":"http://h/c","status":201,"body":{"items":[{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"a message","created_at":"2020-05-20T11:24:59+0000","author":{"username":"a username"}}]}}"#
 
+    /// The first thing a new user may see: a filter run with a terminal on
+    /// standard input says so, then its usage on lines of their own.
+    func test_filters_withATerminalOnStandardInput_printTheirUsageOnRealLinesAndExit64() {
+        for filter in ["feed-map", "comments-map", "feed-paginate --base-url http://h", "reldate", "feed-view", "feed-cache save", "feed-cache fallback"] {
+            let name = String(filter.prefix { $0 != " " })
+            let run = sh("script -qec \(quoted(filter)) /dev/null; echo \"status $?\"", timeout: 20)
+            let lines = run.out.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, "\(name): standard input is a terminal; pipe records in", filter)
+            XCTAssertTrue(lines.dropFirst().first?.hasPrefix("usage: \(name)") ?? false, "\(filter): \(lines)")
+            XCTAssertTrue(lines.contains("\(name): try '\(name) --help'"), "\(filter): \(lines)")
+            XCTAssertFalse(run.out.contains("\\n"), "no escaped line breaks: \(run.out)")
+            XCTAssertEqual(lines.last, "status 64", filter)
+        }
+    }
+
     func test_feedMap_writesOneFeedImageRecordPerItemInOrder() {
         let run = sh("feed-map", stdin: feedResponse + "\n")
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -163,3 +163,28 @@ final class Served: @unchecked Sendable {
         process.waitUntilExit()
     }
 }
+
+/// A Python script serving on 127.0.0.1 (CPython's http.server, a server
+/// nobody here wrote), stopped at the end of the test. The script prints
+/// its port as its first line.
+final class PythonServer: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+
+    init(_ script: String, test: XCTestCase) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-c", script]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let process = self.process
+        test.addTeardownBlock { process.terminate(); process.waitUntilExit() }
+        var line: [UInt8] = []
+        while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+        port = try XCTUnwrap(Int(String(decoding: line, as: UTF8.self)), "the server printed no port")
+    }
+
+    /// http.server's own file server, on the current directory.
+    static let files = "import http.server as h; s = h.ThreadingHTTPServer((\"127.0.0.1\", 0), h.SimpleHTTPRequestHandler); print(s.server_address[1]); s.serve_forever()"
+}

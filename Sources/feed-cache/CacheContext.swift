@@ -270,7 +270,13 @@ struct CacheContext {
         }
     }
 
-    func image(_ url: String) {
+    /// Writes the data stored for `url` to standard output, or to `output`
+    /// (`-`: standard output, even a terminal). Binary data is never written
+    /// to a terminal unasked: escape sequences in it would drive it (as curl).
+    func image(_ url: String, output: String?) {
+        if output == nil, Descriptor.isTerminal(1) {
+            tool.usageError("image data is binary and standard output is a terminal: redirect it, or give --output - (or --output FILE)")
+        }
         do throws(ErrorRecord) {
             guard let data = try LocalFeedImageDataLoader(store: try openStore()).loadImageData(for: url) else {
                 tool.diagnostics.debug("image data miss: \(url)")
@@ -279,11 +285,24 @@ struct CacheContext {
                 return
             }
             tool.diagnostics.debug("image data hit: \(url) (\(counted(data.count, "byte")))")
-            tool.output.raw(data)
+            if let output, output != "-" {
+                try Self.write(data, to: output)
+            } else {
+                tool.output.raw(data)
+            }
         } catch {
             tool.diagnostics.error(error.message)
             tool.record(error.kind)
         }
+    }
+
+    /// Writes `data` to the file at `path` (created, or emptied first).
+    private static func write(_ data: [UInt8], to path: String) throws(ErrorRecord) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw ErrorRecord(.store, "cannot open \(path): \(Descriptor.describe(errno))") }
+        defer { close(fd) }
+        let code = data.withUnsafeBytes { Descriptor.writeAll(fd, $0) }
+        guard code == 0 else { throw ErrorRecord(.store, "cannot write \(path): \(Descriptor.describe(code))") }
     }
 
     /// Streams feed image records to request records for the images not cached.

@@ -8,7 +8,7 @@ let tool = Tool(
     usage: feed-cache [options] save [--append] [--tee] [--allow-empty]
            feed-cache [options] load | validate | delete | info | fallback
            feed-cache [options] save-images | missing-images
-           feed-cache [options] image URL
+           feed-cache [options] image [--output FILE] URL
            feed-cache --help | --version
 
     The local cache of the feed: a SQLite file (or a JSON file, for a path
@@ -35,7 +35,8 @@ let tool = Tool(
       save-images     store the data of image response records (from feed-fetch;
                       valid only with status 200 and a non-empty body) by URL
       image URL       write the stored data of image URL (raw bytes); exit 66
-                      when none is stored
+                      when none is stored. Refuses a terminal as standard
+                      output unless --output - says so
       missing-images  read feed image records and write a request record
                       {"url":…} for each image with no data stored yet
 
@@ -54,6 +55,8 @@ let tool = Tool(
       --tee             save: also write the records on once saved; if the store
                         fails, write them on anyway, report it and exit 74
       --allow-empty     save: an input without records empties the cache
+      --output FILE     image: write the data to FILE; - for standard output,
+                        even a terminal
       -h, --help        print this help and exit
       --version         print the version and exit
 
@@ -67,7 +70,7 @@ let tool = Tool(
     """,
     options: [
         .value("--store"), .value("--now"), .value("--max-age"), .value("--wait"),
-        .flag("--append"), .flag("--tee"), .flag("--allow-empty"),
+        .flag("--append"), .flag("--tee"), .flag("--allow-empty"), .value("--output"),
     ]
 )
 
@@ -93,6 +96,9 @@ do throws(ErrorRecord) {
 
 let saveFlags = ["--append", "--tee", "--allow-empty"].filter(arguments.flag)
 if command != "save", let flag = saveFlags.first { tool.usageError("\(flag) goes with save only") }
+// image writes raw bytes: its failures go to standard error only.
+if command == "image" { tool.writesErrorRecords = false }
+if command != "image", arguments.value("--output") != nil { tool.usageError("--output goes with image only") }
 let expected = command == "image" ? 1 : 0
 if operands.count != expected {
     tool.usageError(expected == 1 ? "image takes one URL" : "unexpected operand '\(operands[0])'")
@@ -107,7 +113,7 @@ case "validate": context.validate()
 case "delete": context.delete()
 case "info": context.info()
 case "save-images": context.saveImages()
-case "image": context.image(operands[0])
+case "image": context.image(operands[0], output: arguments.value("--output"))
 case "missing-images": context.missingImages()
 default: tool.usageError("unknown command '\(command)'")
 }

@@ -295,6 +295,29 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// Binary data never reaches a terminal unasked (as curl): escape
+    /// sequences in it would drive the terminal.
+    func test_image_refusesATerminalAsStandardOutputUnlessOutputSaysSo() {
+        forEachStore { store in
+            let image = #"{"url":"http://h/x","status":200,"body_base64":"G1sybUhJ"}"#  // ESC [ 2 m H I
+            XCTAssertEqual(cache("save-images", store, stdin: image + "\n").status, 0)
+            let refused = sh("script -qec \(quoted("feed-cache --store \(quoted(store)) image http://h/x; echo status $?")) /dev/null")
+            XCTAssertFalse(refused.out.contains("\u{1B}[2m"), refused.out.debugDescription)
+            XCTAssertTrue(refused.out.contains("feed-cache: image data is binary and standard output is a terminal"), refused.out)
+            XCTAssertFalse(refused.out.contains(#"{"error""#), "no record on the terminal")
+            XCTAssertTrue(refused.out.contains("status 64"), refused.out)
+
+            let asked = sh("script -qec \(quoted("feed-cache --store \(quoted(store)) image --output - http://h/x")) /dev/null")
+            XCTAssertTrue(asked.out.contains("\u{1B}[2mHI"), asked.out.debugDescription)
+
+            let file = temporaryDirectory(self) + "/image.bin"
+            XCTAssertEqual(cache("image --output \(quoted(file)) http://h/x", store).status, 0)
+            XCTAssertEqual(FileManager.default.contents(atPath: file), Data([0x1B, 0x5B, 0x32, 0x6D, 0x48, 0x49]))
+            XCTAssertEqual(sh("feed-cache --store \(quoted(store)) image http://h/x | od -An -c").out.split(separator: " ").count, 6, "a pipe is fine")
+            XCTAssertEqual(cache("load --output x", store).status, 64, "--output goes with image only")
+        }
+    }
+
     func test_fallback_passesAWholeFeedOnUnchangedAndLeavesTheCacheAlone() {
         forEachStore { store in
             cache("save", store, stdin: feedB)

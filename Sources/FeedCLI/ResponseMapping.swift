@@ -14,7 +14,7 @@ public enum ResponseMapping {
     public static func run(_ tool: Tool, kind: StreamingResponseMapper.Kind, raw: Bool) -> Never {
         tool.refuseTerminalInput()
         var reader = JSONStreamReader(source: StandardInput(output: tool.output))
-        let sink = SpillingSink(tool: tool)
+        let sink = SpillingSink(tool: tool, hintsRaw: !raw)
         var mapper = StreamingResponseMapper(kind: kind)
         do throws(ErrorRecord) {
             if raw {
@@ -61,9 +61,12 @@ final class SpillingSink: MappedRecordSink {
     private var writer: SpillWriter?
     private var spilled = 0
     private let limit = 2 << 20
+    /// Whether a first line that looks like a bare payload gets a hint of `--raw`.
+    private var hintsRaw: Bool
 
-    init(tool: Tool) {
+    init(tool: Tool, hintsRaw: Bool = false) {
         self.tool = tool
+        self.hintsRaw = hintsRaw
         memory.reserveCapacity(64 << 10)
     }
 
@@ -167,6 +170,22 @@ final class SpillingSink: MappedRecordSink {
 
     func fail(_ error: ErrorRecord) {
         tool.fail(error)
+        if hintsRaw, Self.looksLikeABarePayload(error) {
+            tool.diagnostics.error("hint: use --raw for a bare payload (e.g. from curl)")
+        }
+        hintsRaw = false  // once, and only for the first failure
+    }
+
+    /// Whether the first failure says line 1 was the start of a document
+    /// rather than a response record: `{` alone (a pretty-printed payload,
+    /// as `curl` shows one) or an object without `status` (a compact one).
+    static func looksLikeABarePayload(_ error: ErrorRecord) -> Bool {
+        guard error.message.hasPrefix("stdin:1: ") else { return false }
+        let reason = error.message.dropFirst(9)
+        return reason == "invalid JSON at byte 2: expected a string key"
+            || reason.hasPrefix("invalid JSON at byte 2: unexpected end")
+            || reason == "not a response record: no status"
+            || reason == "not a JSON object"
     }
 }
 

@@ -6,6 +6,20 @@ final class MapperToolTests: XCTestCase {
     let feedResponse = #"{"url":"http://h/v1/feed?limit=10","status":200,"body":{"items":[{"id":"2ab2ae66-a4b7-4a16-b374-51bbac8db086","description":"a description","location":"a location","image":"http://h/image-0"},{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","image":"http://h/image-1"}]}}"#
     let commentsResponse = #"{"url":"http://h/c","status":201,"body":{"items":[{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"a message","created_at":"2020-05-20T11:24:59+0000","author":{"username":"a username"}}]}}"#
 
+    /// `curl … | feed-map` without --raw: the mapper says once what to do.
+    func test_mappers_onABarePayload_hintAtRawOnce() {
+        let pretty = "{\n  \"items\": [\n    {\"id\": \"x\"}\n  ]\n}\n"
+        for (mapper, input) in [("feed-map", pretty), ("comments-map", pretty), ("feed-map", #"{"items":[]}"# + "\n")] {
+            let run = sh(mapper, stdin: input)
+            XCTAssertEqual(run.status, 65)
+            XCTAssertEqual(run.stderr.components(separatedBy: "\(mapper): hint: use --raw for a bare payload (e.g. from curl)\n").count, 2,
+                           "one hint: \(run.stderr)")
+            XCTAssertFalse(run.out.contains("hint"), "the hint is for a person: standard error only")
+        }
+        let records = sh("feed-map", stdin: #"{"url":"http://h","status":500,"body":{}}"# + "\nnot json\n")
+        XCTAssertFalse(records.stderr.contains("hint"), "response records get no hint: \(records.stderr)")
+    }
+
     /// The first thing a new user may see: a filter run with a terminal on
     /// standard input says so, then its usage on lines of their own.
     func test_filters_withATerminalOnStandardInput_printTheirUsageOnRealLinesAndExit64() {

@@ -1,0 +1,237 @@
+import Foundation
+import XCTest
+
+/// Every recipe of README.md and essential-feed(7), read from the documents
+/// themselves (so a recipe that drifts from the tools fails here), run as
+/// written against a real feed-serve: online, offline, and the documented
+/// crontabs under cron's own environment from an installed prefix.
+final class DocumentedRecipeTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let commands: Set<String> = [
+        "feed-fetch", "feed-map", "comments-map", "feed-cache", "feed-paginate", "reldate", "feed-view", "feed-serve",
+        "feed-sync", "feed-show", "feed-comments", "curl",
+    ]
+    let acceptanceID = "2AB2AE66-A4B7-4A16-B374-51BBAC8DB086"
+
+    // MARK: The documents
+
+    /// A code block: its lines, and where it comes from.
+    struct Block {
+        let source: String
+        let lines: [String]
+    }
+
+    /// README.md's indented code blocks.
+    static func readmeBlocks() throws -> [Block] {
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var blocks: [Block] = []
+        var current: [String] = []
+        var inFence = false
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix("```") { inFence.toggle(); continue }
+            if !inFence, line.hasPrefix("    ") {
+                current.append(String(line.dropFirst(4)))
+            } else if !line.isEmpty || current.isEmpty {
+                if !current.isEmpty { blocks.append(Block(source: "README.md", lines: current)) }
+                current = []
+            }
+        }
+        if !current.isEmpty { blocks.append(Block(source: "README.md", lines: current)) }
+        return blocks
+    }
+
+    /// A man page's `.EX`/`.EE` blocks, unescaped.
+    static func manBlocks(_ page: String) throws -> [Block] {
+        let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+        var blocks: [Block] = []
+        var current: [String]?
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix(".EX") { current = []; continue }
+            if line.hasPrefix(".EE") {
+                if let lines = current { blocks.append(Block(source: page, lines: lines)) }
+                current = nil
+                continue
+            }
+            current?.append(unescape(line))
+        }
+        return blocks
+    }
+
+    static func unescape(_ troff: String) -> String {
+        var s = troff
+        for (from, to) in [("\\(aq", "'"), ("\\(dq", "\""), ("\\-", "-"), ("\\&", ""), ("\\~", " "), ("\\e", "\\"), ("\\\\", "\\")] {
+            s = s.replacingOccurrences(of: from, with: to)
+        }
+        return s
+    }
+
+    /// Lines that run one of the toolkit's commands (a `# comment` at the
+    /// end dropped), from blocks that are not transcripts.
+    static func recipes(_ blocks: [Block]) -> [(source: String, line: String)] {
+        blocks.filter { !$0.lines.contains { $0.hasPrefix("$ ") } }.flatMap { block in
+            block.lines.compactMap { line -> (String, String)? in
+                var command = line
+                if let hash = command.range(of: " # ") { command = String(command[..<hash.lowerBound]) }
+                command = command.trimmingCharacters(in: .whitespaces)
+                guard let first = command.split(separator: " ").first, commands.contains(String(first)) else { return nil }
+                return (block.source, command)
+            }
+        }
+    }
+
+    /// A crontab: its variable lines and its jobs' commands.
+    struct Crontab {
+        let source: String
+        var variables: [(String, String)] = []
+        var jobs: [String] = []
+    }
+
+    static func crontabs(_ blocks: [Block]) -> [Crontab] {
+        blocks.compactMap { block in
+            var tab = Crontab(source: block.source)
+            for line in block.lines {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                if fields.count > 5, fields[0...4].allSatisfy({ $0.allSatisfy { "0123456789*/,-".contains($0) } }) {
+                    // cron gives the rest of the line, past five fields, to /bin/sh.
+                    var rest = Substring(line)
+                    for _ in 0..<5 {
+                        rest = rest.drop { $0 == " " || $0 == "\t" }
+                        rest = rest.drop { $0 != " " && $0 != "\t" }
+                    }
+                    tab.jobs.append(rest.trimmingCharacters(in: .whitespaces))
+                } else if let eq = line.firstIndex(of: "="), !line.contains(" "), line.first?.isLetter == true {
+                    tab.variables.append((String(line[..<eq]), String(line[line.index(after: eq)...])))
+                }
+            }
+            return tab.jobs.isEmpty ? nil : tab
+        }
+    }
+
+    static func allBlocks() throws -> [Block] {
+        try readmeBlocks() + manBlocks("man/man7/essential-feed.7")
+    }
+
+    // MARK: Tests
+
+    func test_documents_holdTheRecipesThisTestRuns() throws {
+        let recipes = Self.recipes(try Self.allBlocks())
+        XCTAssertGreaterThanOrEqual(recipes.filter { $0.source == "README.md" }.count, 6, "\(recipes)")
+        XCTAssertGreaterThanOrEqual(recipes.filter { $0.source.hasSuffix(".7") }.count, 5, "\(recipes)")
+        XCTAssertTrue(recipes.contains { $0.line.contains("feed-cache fallback") }, "the fallback recipe")
+        XCTAssertGreaterThanOrEqual(Self.crontabs(try Self.allBlocks()).count, 3)
+    }
+
+    /// Online: every recipe, in the order the documents give them, exits 0
+    /// against feed-serve, with a store of its own.
+    func test_everyRecipe_online_exits0() throws {
+        let server = try Served(test: self)
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let env = ["FEED_BASE_URL": server.base, "FEED_STORE": store, "ID": acceptanceID, "NO_COLOR": "1", "LANG": "C.UTF-8", "LC_ALL": ""]
+        for recipe in Self.recipes(try Self.allBlocks()) where !recipe.line.contains("feed-serve") && !recipe.line.contains("feed-sync") {
+            let run = sh(recipe.line, environment: env)
+            XCTAssertEqual(run.status, 0, "\(recipe.source): \(recipe.line)\n\(run.stderr)")
+        }
+        XCTAssertEqual(sh("feed-cache info", environment: env).records().first?["status"] as? String, "valid")
+    }
+
+    /// Offline: the fallback recipe shows the cached feed and exits 0; with
+    /// nothing cached, the localized connection error and a failure status.
+    func test_fallbackRecipe_offline_showsTheCacheElseTheConnectionError() throws {
+        let server = try Served(test: self)
+        let fallbacks = Self.recipes(try Self.allBlocks()).filter { $0.line.contains("feed-cache fallback") }
+        XCTAssertFalse(fallbacks.isEmpty)
+        for recipe in fallbacks {
+            let cached = temporaryDirectory(self) + "/feed.sqlite"
+            var env = ["FEED_BASE_URL": server.base, "FEED_STORE": cached, "NO_COLOR": "1", "LANG": "C.UTF-8", "LC_ALL": ""]
+            let online = sh(recipe.line, environment: env)
+            XCTAssertEqual(online.status, 0, "\(recipe.source): \(recipe.line)\n\(online.stderr)")
+            XCTAssertTrue(online.out.contains(server.base + "/image-0"), online.out)
+
+            env["FEED_BASE_URL"] = "http://127.0.0.1:9"
+            let offline = sh(recipe.line, environment: env)
+            XCTAssertEqual(offline.status, 0, "\(recipe.source) offline: \(recipe.line)\n\(offline.out)\(offline.stderr)")
+            XCTAssertTrue(offline.out.contains(server.base + "/image-0"), "the cached feed: \(offline.out)")
+            XCTAssertFalse(offline.out.contains("Couldn't connect"), offline.out)
+
+            env["FEED_STORE"] = temporaryDirectory(self) + "/empty.sqlite"
+            let nothing = sh(recipe.line, environment: env.merging(["LANG": "pt_BR.UTF-8"]) { $1 })
+            XCTAssertNotEqual(nothing.status, 0, "\(recipe.source): \(recipe.line)")
+            XCTAssertTrue(nothing.out.contains("Não foi possível conectar com o servidor"), "localized: \(nothing.out)")
+        }
+    }
+
+    /// The transcripts (`$ command` and what it prints) of essential-feed(7)
+    /// give what they show, the server's port aside.
+    func test_transcripts_printWhatTheyShow() throws {
+        let blocks = try Self.manBlocks("man/man7/essential-feed.7").filter { $0.lines.contains { $0.hasPrefix("$ ") } }
+        XCTAssertFalse(blocks.isEmpty)
+        let port = freePort()
+        for block in blocks {
+            // Each command's output after a marker; `$?` and background jobs kept across the markers.
+            var script = "exec 2>&1\n__bg=\n__s=0\n"
+            var expected: [[String]] = []
+            for line in block.lines {
+                let line = line.replacingOccurrences(of: "8080", with: "\(port)")
+                if line.hasPrefix("$ ") {
+                    let command = String(line.dropFirst(2))
+                    script += "echo '@@@'\n( exit $__s )\n\(command)\n__s=$?\n"
+                    if command.hasSuffix("&") { script += "__bg=\"$__bg $!\"\nsleep 1\n" }
+                    expected.append([])
+                } else if !expected.isEmpty {
+                    expected[expected.count - 1].append(line)
+                }
+            }
+            script += "echo '@@@'\n[ -z \"$__bg\" ] || kill $__bg\nwait\n"
+            let run = sh(script, environment: ["FEED_STORE": temporaryDirectory(self) + "/feed.sqlite", "NO_COLOR": "1"], timeout: 30)
+            let outputs = run.out.components(separatedBy: "@@@\n").dropFirst().map { $0.split(separator: "\n").map(String.init) }
+            for (index, lines) in expected.enumerated() where index < outputs.count {
+                XCTAssertEqual(outputs[index].sorted(), lines.sorted(), "\(block.source): \(block.lines.filter { $0.hasPrefix("$ ") }[index])")
+            }
+        }
+    }
+
+    /// Each documented crontab, as cron runs it: `env -i` with cron's own
+    /// environment (PATH=/usr/bin:/bin, SHELL=/bin/sh, HOME, LOGNAME), the
+    /// crontab's variables on top, the job given to /bin/sh, the toolkit
+    /// installed into a prefix by scripts/install (the documented
+    /// /usr/local read as that prefix). Works as written, and silently.
+    func test_documentedCrontabs_runUnderCronsEnvironmentFromAnInstalledPrefix() throws {
+        let server = try Served(test: self)
+        let prefix = temporaryDirectory(self) + "/prefix"
+        let install = sh(#""$R/scripts/install" --from "$FEED_BIN" --prefix "$P""#,
+                         environment: ["R": Self.root.path, "FEED_BIN": Products.directory, "P": prefix], timeout: 120)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        for tab in Self.crontabs(try Self.allBlocks()) {
+            let home = temporaryDirectory(self)
+            var env = ["PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "HOME": home, "LOGNAME": "cron-test"]
+            for (name, value) in tab.variables {
+                env[name] = value.replacingOccurrences(of: "/usr/local", with: prefix)
+                    .replacingOccurrences(of: "https://feed.example.com", with: server.base)
+            }
+            for job in tab.jobs {
+                let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }.joined(separator: " ")
+                let run = sh("env -i \(assignments) /bin/sh -c \(quoted(job))", timeout: 60)
+                XCTAssertEqual(run.status, 0, "\(tab.source): \(job)\n\(run.out)\(run.stderr)")
+                XCTAssertEqual(run.out + run.stderr, "", "cron mails any output: \(tab.source): \(job)")
+                let store = home + "/.cache/essential-feed/feed.sqlite"
+                let info = sh("feed-cache --store \(quoted(store)) info").records().first
+                XCTAssertEqual(info?["status"] as? String, "valid", "\(tab.source): \(job) left no valid cache")
+            }
+        }
+    }
+
+    func test_install_answersHelpWithItsUsageAndABadOptionWithStatus64() {
+        let help = sh(#""$R/scripts/install" --help"#, environment: ["R": Self.root.path])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.out.hasPrefix("usage: scripts/install "), help.out)
+        XCTAssertFalse(help.out.contains("set -eu") || help.out.contains("cd \""), "no lines of its own code: \(help.out)")
+        let bad = sh(#""$R/scripts/install" --prefix"#, environment: ["R": Self.root.path])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertEqual(bad.stderr, "install: --prefix needs a value\ninstall: try 'scripts/install --help'\n")
+    }
+
+    private func freePort() -> Int {
+        let run = sh(#"python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'"#)
+        return Int(run.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 18_080
+    }
+}

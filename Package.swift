@@ -34,6 +34,7 @@ let package = Package(
         .executable(name: "feed-cache", targets: ["feed-cache"]),
         .executable(name: "reldate", targets: ["reldate"]),
         .executable(name: "feed-view", targets: ["feed-view"]),
+        .executable(name: "essential-feed", targets: ["essential-feed"]),
     ],
     targets: [
         // Pure core: models, mappers, endpoints, the JSON/NDJSON codec. No I/O.
@@ -56,13 +57,32 @@ let package = Package(
         .target(name: "FeedServer", dependencies: ["EssentialFeed"]),
 
         .executableTarget(name: "feed-fetch", dependencies: ["EssentialFeed", "EssentialFeedNetwork", "FeedCLI"], linkerSettings: staticSwiftNetworking),
-        .executableTarget(name: "feed-map", dependencies: ["EssentialFeed", "FeedCLI"], linkerSettings: staticFilter),
-        .executableTarget(name: "comments-map", dependencies: ["EssentialFeed", "FeedCLI"], linkerSettings: staticFilter),
-        .executableTarget(name: "feed-cache", dependencies: ["EssentialFeed", "EssentialFeedInfra", "FeedCLI"], linkerSettings: staticFilter),
-        .executableTarget(name: "reldate", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI"], linkerSettings: staticFoundationFilter),
-        .executableTarget(name: "feed-view", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI"], linkerSettings: staticFoundationFilter),
-        .executableTarget(name: "feed-paginate", dependencies: ["EssentialFeed", "FeedCLI"], linkerSettings: staticFilter),
-        .executableTarget(name: "feed-serve", dependencies: ["FeedServer", "FeedCLI"]),
+        // Each tool's composition root, a `main()` in a module of its own, run
+        // by the tool's executable (tests, debug builds) and by the multi-call
+        // executable that scripts/install installs (one copy of the runtime).
+        .target(name: "FeedMapTool", dependencies: ["EssentialFeed", "FeedCLI"]),
+        .target(name: "CommentsMapTool", dependencies: ["EssentialFeed", "FeedCLI"]),
+        .target(name: "FeedCacheTool", dependencies: ["EssentialFeed", "EssentialFeedInfra", "FeedCLI"]),
+        .target(name: "ReldateTool", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI"]),
+        .target(name: "FeedViewTool", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI"]),
+        .target(name: "FeedPaginateTool", dependencies: ["EssentialFeed", "FeedCLI"]),
+        .target(name: "FeedServeTool", dependencies: ["FeedServer", "FeedCLI"]),
+
+        .executableTarget(name: "feed-map", dependencies: ["FeedMapTool"], linkerSettings: staticFilter),
+        .executableTarget(name: "comments-map", dependencies: ["CommentsMapTool"], linkerSettings: staticFilter),
+        .executableTarget(name: "feed-cache", dependencies: ["FeedCacheTool"], linkerSettings: staticFilter),
+        .executableTarget(name: "reldate", dependencies: ["ReldateTool"], linkerSettings: staticFoundationFilter),
+        .executableTarget(name: "feed-view", dependencies: ["FeedViewTool"], linkerSettings: staticFoundationFilter),
+        .executableTarget(name: "feed-paginate", dependencies: ["FeedPaginateTool"], linkerSettings: staticFilter),
+        .executableTarget(name: "feed-serve", dependencies: ["FeedServeTool"]),
+        // Every tool but feed-fetch in one static executable, run under each
+        // tool's name (a link per name, as busybox): what scripts/install
+        // installs. feed-fetch stays apart: it links the system's libcurl.
+        .executableTarget(
+            name: "essential-feed",
+            dependencies: ["FeedCLI", "FeedMapTool", "CommentsMapTool", "FeedCacheTool", "ReldateTool", "FeedViewTool", "FeedPaginateTool", "FeedServeTool"],
+            linkerSettings: staticFoundationFilter
+        ),
 
         .testTarget(name: "EssentialFeedTests", dependencies: ["EssentialFeed"]),
         .testTarget(name: "EssentialFeedCacheTests", dependencies: ["EssentialFeed"]),

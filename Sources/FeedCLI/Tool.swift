@@ -5,6 +5,13 @@ import Glibc
 import Darwin
 #endif
 
+/// How the process was called: the arguments after the tool's name. The
+/// multi-call executable, called as `essential-feed TOOL ARGS`, sets them
+/// to ARGS before it runs the tool (at start-up, before any thread).
+public enum Invocation {
+    nonisolated(unsafe) public static var arguments = Array(CommandLine.arguments.dropFirst())
+}
+
 /// The version every tool reports.
 public let toolkitVersion = "0.1.0"
 
@@ -31,7 +38,7 @@ public final class Tool: @unchecked Sendable {
         name: String,
         help: String,
         options: [OptionSpec],
-        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        arguments: [String] = Invocation.arguments,
         environment: [String: String] = Tool.processEnvironment(),
         writesErrorRecords: Bool = true
     ) {

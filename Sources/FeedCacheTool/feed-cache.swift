@@ -1,0 +1,126 @@
+import EssentialFeed
+import EssentialFeedInfra
+import FeedCLI
+
+/// `feed-cache`: the tool's composition root, run by its own executable and by
+/// the toolkit's multi-call executable.
+public enum FeedCacheTool {
+    public static func main() -> Never {
+        let tool = Tool(
+            name: "feed-cache",
+            help: """
+            usage: feed-cache [options] save [--append] [--tee] [--allow-empty]
+                   feed-cache [options] load | validate | delete | info | fallback
+                   feed-cache [options] save-images | missing-images
+                   feed-cache [options] image [--output FILE] URL
+                   feed-cache --help | --version
+
+            The local cache of the feed: a SQLite file (or a JSON file, for a path
+            ending in .json) holding the feed image records last saved, the time
+            they were saved, and image data by URL. A cached feed is valid while it
+            is younger than the maximum age (7 days; exactly 7 days is expired).
+
+            commands:
+              save            replace the cached feed with the feed image records read,
+                              stamped with the current time: all at once, and only after
+                              the whole input was read and found valid. An error record
+                              or an invalid line on input changes nothing; so does an
+                              input with no records, unless --allow-empty.
+              load            write the cached feed; empty or expired: a not_found
+                              error record and exit 66
+              fallback        read feed image records and write them on unchanged; when
+                              the input failed (an error record, an invalid line), write
+                              the cached feed instead, as load would (exit 0); with no
+                              valid cache, write the input's error records (exit with
+                              the first one's status). Writes once the input has ended.
+              validate        delete the cached feed if it is expired or cannot be read
+              delete          delete the cached feed (nothing to do when empty)
+              info            write one record describing the store and its feed
+              save-images     store the data of image response records (from feed-fetch;
+                              valid only with status 200 and a non-empty body) by URL
+              image URL       write the stored data of image URL (raw bytes); exit 66
+                              when none is stored. Refuses a terminal as standard
+                              output unless --output - says so
+              missing-images  read feed image records and write a request record
+                              {"url":…} for each image with no data stored yet
+
+            options:
+              --store PATH      the store (default: $FEED_STORE, else
+                                $XDG_CACHE_HOME/essential-feed/feed.sqlite, else
+                                ~/.cache/essential-feed/feed.sqlite)
+              --now ISO8601     the current time, for save, load, fallback, validate
+                                and info
+              --max-age AGE     how long a cached feed stays valid, e.g. 7d, 36h, 90m
+                                (default 7d)
+              --wait SECONDS    how long to wait for another process's lock before
+                                failing with busy (default 5; 0: do not wait)
+              --append          save: keep the valid cached items and add the new ids
+                                after them, in input order
+              --tee             save: also write the records on once saved; if the store
+                                fails, write them on anyway, report it and exit 74
+              --allow-empty     save: an input without records empties the cache
+              --output FILE     image: write the data to FILE; - for standard output,
+                                even a terminal
+              -h, --help        print this help and exit
+              --version         print the version and exit
+
+            environment: FEED_STORE, XDG_CACHE_HOME, HOME, FEED_LOG (debug: image
+            data hits and misses).
+
+            exit status: 0 all handled, 64 usage, 65 invalid input, 66 nothing
+            cached or expired, 74 store failure, 75 store busy, or the status of the
+            first error record met (see essential-feed(7)).
+
+            """,
+            options: [
+                .value("--store"), .value("--now"), .value("--max-age"), .value("--wait"),
+                .flag("--append"), .flag("--tee"), .flag("--allow-empty"), .value("--output"),
+            ]
+        )
+
+        let arguments = tool.arguments
+        guard let command = arguments.operands.first else { tool.usageError("no command: give save, load, fallback, validate, delete, info, save-images, image or missing-images") }
+        let operands = Array(arguments.operands.dropFirst())
+
+        let context: CacheContext
+        do throws(ErrorRecord) {
+            var maxAge = CacheMaxAge.sevenDays
+            if let text = arguments.value("--max-age") { maxAge = try CacheMaxAge(parsing: text) }
+            let policy = FeedCachePolicy(maxAge: maxAge)
+            let wait = try arguments.seconds("--wait", allowZero: true) ?? FeedStores.defaultWait
+            let now = try Clock.now(option: arguments.value("--now"))
+            var path = arguments.value("--store") ?? ""
+            if path.isEmpty { path = try FeedStores.defaultPath(environment: tool.environment) }
+            context = CacheContext(tool: tool, path: path, wait: wait, policy: policy, now: now)
+        } catch {
+            if error.kind == .usage { tool.usageError(error.message) }
+            tool.fail(error)
+            tool.finish()
+        }
+
+        let saveFlags = ["--append", "--tee", "--allow-empty"].filter(arguments.flag)
+        if command != "save", let flag = saveFlags.first { tool.usageError("\(flag) goes with save only") }
+        // image writes raw bytes: its failures go to standard error only.
+        if command == "image" { tool.writesErrorRecords = false }
+        if command != "image", arguments.value("--output") != nil { tool.usageError("--output goes with image only") }
+        let expected = command == "image" ? 1 : 0
+        if operands.count != expected {
+            tool.usageError(expected == 1 ? "image takes one URL" : "unexpected operand '\(operands[0])'")
+        }
+
+        switch command {
+        case "save":
+            context.save(append: arguments.flag("--append"), tee: arguments.flag("--tee"), allowEmpty: arguments.flag("--allow-empty"))
+        case "load": context.load()
+        case "fallback": context.fallback()
+        case "validate": context.validate()
+        case "delete": context.delete()
+        case "info": context.info()
+        case "save-images": context.saveImages()
+        case "image": context.image(operands[0], output: arguments.value("--output"))
+        case "missing-images": context.missingImages()
+        default: tool.usageError("unknown command '\(command)'")
+        }
+        tool.finish()
+    }
+}

@@ -1,3 +1,5 @@
+import EssentialFeed
+
 /// The user-facing strings of the case study, in every supported language.
 ///
 /// The tables live in source so that an installed binary always finds them.
@@ -288,6 +290,16 @@ public struct AppLocale: Equatable, Sendable {
 
     private static func isToken(_ s: Substring) -> Bool {
         !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") }
+    }
+
+    /// The locale a tool uses: `option` (`--locale`) when given, else the
+    /// environment's. A malformed `option` is a usage error.
+    public static func chosen(option: String?, environment: [String: String]) throws(ErrorRecord) -> AppLocale {
+        guard let option else { return fromEnvironment(environment) }
+        guard let locale = AppLocale(validating: option) else {
+            throw ErrorRecord(.usage, "--locale takes a locale name such as pt_BR, el_GR or zh-Hans, not '\(option)'")
+        }
+        return locale
     }
 
     /// The locale from the environment, as POSIX orders it for messages:

@@ -79,13 +79,10 @@ public enum FeedViewTool {
             tool.usageError(error.message)
         }
         let locale: AppLocale
-        if let name = arguments.value("--locale") {
-            guard let named = AppLocale(validating: name) else {
-                tool.usageError("--locale takes a locale name such as pt_BR, el_GR or zh-Hans, not '\(name)'")
-            }
-            locale = named
-        } else {
-            locale = AppLocale.fromEnvironment(tool.environment)
+        do {
+            locale = try AppLocale.chosen(option: arguments.value("--locale"), environment: tool.environment)
+        } catch {
+            tool.usageError(error.message)
         }
         var renderer = FeedViewRenderer(options: .init(locale: locale, width: width, color: color, kind: kind, now: now))
 

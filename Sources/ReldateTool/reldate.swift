@@ -51,13 +51,10 @@ public enum ReldateTool {
             tool.usageError("--style takes wide, short or narrow")
         }
         let locale: AppLocale
-        if let name = arguments.value("--locale") {
-            guard let named = AppLocale(validating: name) else {
-                tool.usageError("--locale takes a locale name such as pt_BR, el_GR or zh-Hans, not '\(name)'")
-            }
-            locale = named
-        } else {
-            locale = AppLocale.fromEnvironment(tool.environment)
+        do {
+            locale = try AppLocale.chosen(option: arguments.value("--locale"), environment: tool.environment)
+        } catch {
+            tool.usageError(error.message)
         }
         let formatter = RelativeDateFormatter(locale: locale, style: style)
 

@@ -99,7 +99,7 @@ final class CredentialsTests: XCTestCase {
         let port = try startServer()
         let dir = temporaryDirectory(self)
         let env = ["FEED_BASE_URL": "http://alice:secret@127.0.0.1:\(port)", "FEED_STORE": dir + "/feed.sqlite",
-                   "FEED_BIN": Products.directory, "S": AcceptanceTests.scripts]
+                   "FEED_BIN": Products.directory, "S": AcceptanceTests.scripts, "FEED_LOG": "debug"]
         for _ in 0..<2 {
             let sync = sh(#""$S/feed-sync""#, environment: env)
             XCTAssertEqual(sync.status, 0, sync.stderr)

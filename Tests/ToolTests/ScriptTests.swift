@@ -1,0 +1,115 @@
+import Foundation
+import XCTest
+
+/// The scripts behave as the tools do: `--opt value` and `--opt=value`,
+/// usage errors as `SCRIPT: message`, `SCRIPT: try 'SCRIPT --help'` and
+/// status 64 before anything is done, the tools' diagnostics shown, and
+/// `--now` reaching every tool that reads the clock.
+final class ScriptTests: XCTestCase {
+    let id = "2AB2AE66-A4B7-4A16-B374-51BBAC8DB086"
+
+    private func environment(_ base: String?, store: String) -> [String: String] {
+        var env = ["FEED_STORE": store, "FEED_BIN": Products.directory, "S": AcceptanceTests.scripts,
+                   "LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "NO_COLOR": "1"]
+        if let base { env["FEED_BASE_URL"] = base }
+        return env
+    }
+
+    /// Each bad command line: exactly the two lines, status 64, nothing on
+    /// standard output, and nothing made at the store path.
+    func test_everyScript_refusesEachBadOptionBeforeDoingAnything() {
+        let bad: [(script: String, arguments: String, message: String)] = [
+            ("feed-sync", "--pages", "option '--pages' needs a value"),
+            ("feed-sync", "--pages x", "--pages takes a whole number from 1 to 1000, not 'x'"),
+            ("feed-sync", "--pages=-1", "--pages takes a whole number from 1 to 1000, not '-1'"),
+            ("feed-sync", "--limit 0", "--limit takes a whole number from 1 to 1000, not '0'"),
+            ("feed-sync", "--parallel 0", "--parallel takes a whole number from 1 to 64, not '0'"),
+            ("feed-sync", "--parallel=65", "--parallel takes a whole number from 1 to 64, not '65'"),
+            ("feed-sync", "--wait 1.2.3", "--wait takes a number of seconds, not '1.2.3'"),
+            ("feed-sync", "--wait -1", "--wait takes a number of seconds, not '-1'"),
+            ("feed-sync", "--now tomorrow", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not 'tomorrow'"),
+            ("feed-sync", "--base-url ftp://h", "base URL 'ftp://h' is not an http(s) URL without query"),
+            ("feed-sync", "--base-url 'http://a:secret@h/?q=1'", "base URL 'http://a:***@h/?q=1' is not an http(s) URL without query"),
+            ("feed-sync", "--all=yes", "option '--all' takes no value"),
+            ("feed-sync", "--bogus", "unknown option '--bogus'"),
+            ("feed-sync", "extra", "unknown option 'extra'"),
+            ("feed-show", "--limit 0", "--limit takes a whole number from 1 to 1000, not '0'"),
+            ("feed-show", "--limit", "option '--limit' needs a value"),
+            ("feed-show", "--width 5", "--width takes a whole number from 20 to 1000, not '5'"),
+            ("feed-show", "--color=sometimes", "--color takes auto, always or never, not 'sometimes'"),
+            ("feed-show", "--locale '!!'", "--locale takes a locale name such as pt_BR, el_GR or zh-Hans, not '!!'"),
+            ("feed-show", "--now soon", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not 'soon'"),
+            ("feed-show", "--base-url nope", "base URL 'nope' is not an http(s) URL without query"),
+            ("feed-show", "--bogus", "unknown option '--bogus'"),
+            ("feed-comments", "not-a-uuid", "IMAGE_ID 'not-a-uuid' is not a UUID"),
+            ("feed-comments", "", "no IMAGE_ID: give the UUID of an image"),
+            ("feed-comments", "\(id) \(id)", "one IMAGE_ID only, not '\(id)' and '\(id)'"),
+            ("feed-comments", "--now=soon \(id)", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not 'soon'"),
+            ("feed-comments", "--locale '!!' \(id)", "--locale takes a locale name such as pt_BR, el_GR or zh-Hans, not '!!'"),
+            ("feed-comments", "--width=x \(id)", "--width takes a whole number from 20 to 1000, not 'x'"),
+            ("feed-comments", "--base-url", "option '--base-url' needs a value"),
+            ("feed-comments", "--bogus \(id)", "unknown option '--bogus'"),
+        ]
+        for (script, arguments, message) in bad {
+            let store = temporaryDirectory(self) + "/cache/feed.sqlite"
+            let run = sh(#""$S/\#(script)" \#(arguments)"#, environment: environment("http://127.0.0.1:9", store: store))
+            XCTAssertEqual(run.status, 64, "\(script) \(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stderr, "\(script): \(message)\n\(script): try '\(script) --help'\n", "\(script) \(arguments)")
+            XCTAssertEqual(run.out, "", "\(script) \(arguments)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: (store as NSString).deletingLastPathComponent),
+                           "\(script) \(arguments) made something at the store path")
+        }
+    }
+
+    func test_everyScript_withoutABaseURL_isAUsageError() {
+        for (script, arguments) in [("feed-sync", ""), ("feed-show", ""), ("feed-comments", id)] {
+            let run = sh(#""$S/\#(script)" \#(arguments)"#, environment: environment(nil, store: temporaryDirectory(self) + "/feed.sqlite"))
+            XCTAssertEqual(run.status, 64, script)
+            XCTAssertEqual(run.stderr, "\(script): no base URL: give --base-url or set FEED_BASE_URL\n\(script): try '\(script) --help'\n")
+            XCTAssertFalse(run.out.contains("Couldn't connect"), run.out)
+        }
+    }
+
+    func test_everyScript_takesOptionValuesInBothForms() throws {
+        let server = try Served(test: self)
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let env = environment(nil, store: store)
+        let sync = sh(#""$S/feed-sync" --base-url="$B" --pages=2 --limit 2 --parallel=2 --wait=1"#, environment: env.merging(["B": server.base]) { $1 })
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertEqual(sh("feed-cache info", environment: env).records().first?["items"] as? Int, 3)
+        let show = sh(#""$S/feed-show" --base-url "$B" --limit=2 --width=40 --color=never --locale=pt_BR"#, environment: env.merging(["B": server.base]) { $1 })
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertEqual(show.lines.first, "Meu Feed")
+        let comments = sh(#""$S/feed-comments" --base-url="$B" --now=2020-05-21T11:24:59Z --locale pt_BR \#(id)"#,
+                          environment: env.merging(["B": server.base]) { $1 })
+        XCTAssertEqual(comments.status, 0, comments.stderr)
+        XCTAssertTrue(comments.out.contains("há 1 dia"), comments.out)
+    }
+
+    /// `--now` reaches the cache's expiry too: a feed saved on 1 November is
+    /// shown offline on the 3rd, and not on 30 December.
+    func test_feedShow_now_appliesToTheCachesExpiry() throws {
+        let server = try Served(test: self)
+        let env = environment(server.base, store: temporaryDirectory(self) + "/feed.sqlite")
+        XCTAssertEqual(sh(#""$S/feed-sync" --now 2026-11-01T00:00:00Z"#, environment: env).status, 0)
+        server.stop()
+        let fresh = sh(#""$S/feed-show" --now 2026-11-03T00:00:00Z"#, environment: env)
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertTrue(fresh.out.contains("/image-0"), fresh.out)
+        let stale = sh(#""$S/feed-show" --now 2026-12-30T00:00:00Z"#, environment: env)
+        XCTAssertEqual(stale.status, 69)
+        XCTAssertFalse(stale.out.contains("/image-0"), stale.out)
+        XCTAssertTrue(stale.out.contains("Couldn't connect to server"), stale.out)
+    }
+
+    /// A tool's diagnostic is never hidden: offline, feed-fetch says why.
+    func test_scripts_showTheToolsDiagnostics() {
+        let env = environment("http://127.0.0.1:9", store: temporaryDirectory(self) + "/feed.sqlite")
+        for (script, arguments) in [("feed-show", ""), ("feed-comments", id)] {
+            let run = sh(#""$S/\#(script)" \#(arguments)"#, environment: env)
+            XCTAssertEqual(run.status, 69, script)
+            XCTAssertTrue(run.stderr.contains("feed-fetch: ") && run.stderr.contains("connection refused"), "\(script): \(run.stderr)")
+            XCTAssertTrue(run.out.contains("Couldn't connect to server"), run.out)
+        }
+    }
+}

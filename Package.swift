@@ -8,7 +8,8 @@ import PackageDescription
 // system's libcurl for https, with the Swift libraries static. lld links
 // them (the toolchain's; gold warns about glibc symbols static Foundation
 // references). Debug builds, which the tests link, stay dynamic; the test
-// command runs the tool tests again against the release executables.
+// command runs the tool tests again against the release executables as
+// scripts/install installs them.
 let swiftStatic = ["-lFoundationEssentials", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"]
 let foundationStatic = ["-lFoundation", "-lFoundationInternationalization", "-l_FoundationICU", "-lCoreFoundation", "-lswiftDispatch", "-ldispatch", "-lBlocksRuntime"]
 func releaseLinking(_ flags: [String]) -> [LinkerSetting] {
@@ -18,10 +19,9 @@ func releaseLinking(_ flags: [String]) -> [LinkerSetting] {
 let staticFilter = releaseLinking(["-static-executable"] + swiftStatic)
 /// A filter that formats for people (ICU through Foundation): static too.
 let staticFoundationFilter = releaseLinking(["-static-executable"] + swiftStatic + foundationStatic)
-/// feed-fetch: the Swift libraries static, the system's libcurl (https) shared.
-let staticSwiftNetworking = releaseLinking(
-    ["-static-stdlib", "-lFoundationNetworking", "-l_CFURLSessionInterface", "-l:libcurl.so.4"] + swiftStatic + foundationStatic
-)
+/// feed-fetch: the Swift libraries static, the system's libcurl (https,
+/// called directly: no Foundation, no ICU) shared.
+let staticSwiftNetworking = releaseLinking(["-static-stdlib"] + swiftStatic)
 
 let package = Package(
     name: "essential-feed",
@@ -49,7 +49,9 @@ let package = Package(
         // Infrastructure with networking: HTTP/1.1 on POSIX sockets for http://, URLSession
         // (FoundationNetworking, libcurl) for https://, created only when first needed.
         // Kept apart so that tools that do not fetch never load Foundation's networking stack.
-        .target(name: "EssentialFeedNetwork", dependencies: ["EssentialFeed"]),
+        .target(name: "EssentialFeedNetwork", dependencies: ["EssentialFeed", "CCurl"]),
+        // The system's libcurl (Debian: libcurl4-openssl-dev), for https.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Command-line plumbing shared by every tool: arguments, records in and out,
         // diagnostics, exit statuses, signals.
         .target(name: "FeedCLI", dependencies: ["EssentialFeed"]),

@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A response to a GET: any status counts, with the whole body.
 public struct HTTPResult: Sendable, Equatable {

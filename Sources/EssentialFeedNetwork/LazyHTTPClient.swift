@@ -1,10 +1,9 @@
 import Synchronization
 
 /// An `HTTPClient` made on first use: for a client that is costly to make
-/// and often not needed, such as a ``URLSessionHTTPClient`` kept as the
-/// https fallback of a ``SocketHTTPClient`` (making a URLSession takes a
-/// few milliseconds and megabytes that a run with only http URLs does not
-/// have to spend).
+/// and often not needed, such as a ``CurlHTTPClient`` kept as the
+/// https fallback of a ``SocketHTTPClient`` (setting libcurl up takes
+/// time and memory that a run with only http URLs does not have to spend).
 public final class LazyHTTPClient: HTTPClient {
     private let make: @Sendable () -> any HTTPClient
     private let client = Mutex<(any HTTPClient)?>(nil)

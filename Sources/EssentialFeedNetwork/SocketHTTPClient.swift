@@ -1,6 +1,10 @@
 import EssentialFeed
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +15,7 @@ import Glibc
 /// to one host, and for servers that misbehave (a connection closed in the
 /// middle of a response head is `connectionLost`, never a crash).
 ///
-/// It keeps the promises of ``URLSessionHTTPClient``, with the same
+/// It keeps the promises of ``CurlHTTPClient``, with the same
 /// failures and messages: the whole request, redirects and the wait for a
 /// connection included, is bounded by `timeout`; up to `maxRedirects`
 /// redirects (301, 302, 303, 305, 307, 308 with a `Location`, relative or
@@ -38,7 +42,7 @@ import Glibc
 /// byte of the response) is sent once more on a new connection: GET is
 /// safe to repeat.
 ///
-/// Other schemes (https) go to `fallback`, e.g. a ``URLSessionHTTPClient``:
+/// Other schemes (https) go to `fallback`, e.g. a ``CurlHTTPClient``:
 /// the URLs given, and redirects from http to https. The time left of this
 /// request's bound still applies to such a redirect (the fallback's task is
 /// cancelled at the deadline), but the fallback counts its own redirects
@@ -52,8 +56,8 @@ import Glibc
 /// cancellation or a timeout decided from outside, on a global queue.
 /// Each completion is called exactly once.
 public final class SocketHTTPClient: HTTPClient {
-    /// The most redirects a client can be told to follow (as URLSessionHTTPClient).
-    public static let maximumRedirects = URLSessionHTTPClient.maximumRedirects
+    /// The most redirects a client can be told to follow (either client).
+    public static let maximumRedirects = 20
     /// The largest response head accepted, in bytes.
     public static let headLimit = 64 << 10
 

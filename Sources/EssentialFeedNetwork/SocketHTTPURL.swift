@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An `http://` URL taken apart for one HTTP/1.1 request, and the
 /// reference resolution of RFC 3986 (section 5) that redirects need.

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,8 +21,13 @@ struct Deadline: Sendable {
         uptimeNanoseconds = nanoseconds >= Double(UInt64.max / 2) ? UInt64.max / 2 : start + UInt64(max(0, nanoseconds))
     }
 
+    /// Seconds as messages show them: `30`, `0.5`.
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
     var failure: HTTPFailure {
-        HTTPFailure(.timedOut, "timed out after \(URLSessionHTTPClient.format(timeout)) s")
+        HTTPFailure(.timedOut, "timed out after \(Deadline.format(timeout)) s")
     }
 
     /// The milliseconds left for `poll`, at least 1; throws once none are left.
@@ -167,7 +176,7 @@ final class ConnectionPool: @unchecked Sendable {
     }
 
     let limit: Int
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var hosts: [String: Host] = [:]
     private var closed = false
 
@@ -202,7 +211,7 @@ final class ConnectionPool: @unchecked Sendable {
             }
             // Woken by a connection given back, a cancellation, or the deadline (then the loop throws).
             let milliseconds = try deadline.remainingMilliseconds()
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(milliseconds) / 1000))
+            condition.wait(seconds: Double(milliseconds) / 1000)
         }
     }
 
@@ -252,7 +261,7 @@ final class ConnectionPool: @unchecked Sendable {
 final class WorkerThreads: @unchecked Sendable {
     static let shared = WorkerThreads()
 
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var jobs: [@Sendable () -> Void] = []
     private var first = 0
     /// Threads not running a job (waiting for one, or starting).
@@ -264,18 +273,14 @@ final class WorkerThreads: @unchecked Sendable {
         let spawn = jobs.count - first > idle
         if spawn { idle += 1 } else { condition.signal() }
         condition.unlock()
-        if spawn {
-            let thread = Thread { [self] in work() }
-            thread.name = "SocketHTTPClient"
-            thread.start()
-        }
+        if spawn { startThread { [self] in work() } }
     }
 
     private func work() {
         condition.lock()
         while true {
             while first == jobs.count {
-                if !condition.wait(until: Date(timeIntervalSinceNow: 30)), first == jobs.count {
+                if !condition.wait(seconds: 30), first == jobs.count {
                     idle -= 1
                     condition.unlock()
                     return

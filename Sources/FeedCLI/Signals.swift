@@ -1,3 +1,4 @@
+import EssentialFeed
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import EssentialFeed
 import Dispatch
 import FeedCLI
 #if canImport(Glibc)

@@ -127,8 +127,8 @@ if let id = arguments.value("--comments") {
 }
 
 /// http:// on the toolkit's own HTTP/1.1 client (keep-alive, no crash on a
-/// server that closes mid-head); https:// (and redirects to it) on
-/// URLSession, made only when first needed.
+/// server that closes mid-head); https:// (and redirects to it) on the
+/// system's libcurl, set up only when first needed.
 /// Credentials by host from `$NETRC` or `~/.netrc`, for URLs without
 /// `user:password@`; none when there is no such file.
 let netrc: Netrc? = Netrc.path(environment: tool.environment).flatMap { path in
@@ -139,7 +139,7 @@ let netrc: Netrc? = Netrc.path(environment: tool.environment).flatMap { path in
 let client = SocketHTTPClient(
     timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody, netrc: netrc,
     fallback: LazyHTTPClient {
-        URLSessionHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody, netrc: netrc)
+        CurlHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody, netrc: netrc)
     }
 )
 let fetcher = OrderedFetcher(tool: tool, client: client, parallel: parallel)

@@ -376,7 +376,7 @@ final class SocketHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
             }
         }
         defer { plain.stop() }
-        let fallback = URLSessionHTTPClient(timeout: 5)
+        let fallback = CurlHTTPClient(timeout: 5)
         let redirected = failure(result(of: client(fallback: fallback), plain.base + "/"))
         XCTAssertNotEqual(redirected?.message, "unsupported URL: no client for https")
         XCTAssertNotNil(failure(result(of: client(fallback: fallback), "https://127.0.0.1:\(secure.port)/direct")))
@@ -410,7 +410,7 @@ final class SocketHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
             }
         }
         defer { plain.stop() }
-        let client = SocketHTTPClient(timeout: 1, fallback: URLSessionHTTPClient(timeout: 30))
+        let client = SocketHTTPClient(timeout: 1, fallback: CurlHTTPClient(timeout: 30))
         let started = Date()
         let failure = failure(result(of: client, plain.base + "/"))
         XCTAssertEqual(failure?.reason, .timedOut)

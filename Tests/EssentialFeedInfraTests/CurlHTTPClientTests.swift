@@ -1,10 +1,10 @@
 import EssentialFeedNetwork
 import XCTest
 
-/// The FoundationNetworking client (https) against the HTTP client spec.
-final class URLSessionHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
+/// The libcurl client (https) against the HTTP client spec.
+final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
     override func makeClient(timeout: Double, maxRedirects: Int, maxBodyBytes: Int) -> HTTPClient {
-        URLSessionHTTPClient(timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes)
+        CurlHTTPClient(timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes)
     }
 
     func test_get_deliversStatusAndBodyOf200() throws {

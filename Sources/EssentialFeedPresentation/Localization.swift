@@ -20,7 +20,7 @@ public enum Localized {
     /// The 20 most spoken languages that ICU formats dates in, and a few
     /// more, so that no screen mixes a title in one language with dates in
     /// another.
-    public static let languages = ["en", "pt-BR", "el", "es", "de", "fr", "it", "ja", "zh-Hans", "zh-Hant", "ru", "uk", "ar", "fa", "ur", "tr", "pl", "ko", "nl", "hi", "mr", "bn", "ta", "te", "id", "vi", "th", "sw"]
+    public static let languages = ["en", "pt-BR", "el", "es", "de", "fr", "it", "ja", "zh-Hans", "zh-Hant", "yue", "ru", "uk", "ar", "fa", "ur", "tr", "pl", "ko", "nl", "hi", "mr", "bn", "ta", "te", "id", "vi", "th", "sw", "fil"]
 
     static let tables: [String: [Key: String]] = [
         "en": [
@@ -82,6 +82,18 @@ public enum Localized {
             .commentsTitle: "留言",
             .connectionError: "無法連線到伺服器",
             .loading: "正在載入…",
+        ],
+        "yue": [
+            .feedTitle: "我嘅動態",
+            .commentsTitle: "留言",
+            .connectionError: "連唔到伺服器",
+            .loading: "載入緊…",
+        ],
+        "fil": [
+            .feedTitle: "Aking Feed",
+            .commentsTitle: "Mga Komento",
+            .connectionError: "Hindi makakonekta sa server",
+            .loading: "Naglo-load…",
         ],
         "ru": [
             .feedTitle: "Моя лента",
@@ -277,6 +289,8 @@ public struct AppLocale: Equatable, Sendable {
     /// Macao), else the language, else its regional form (`pt` is `pt-BR`).
     static func translation(code: String, script: String?, region: String?) -> String? {
         let languages = Localized.languages
+        // Older codes of the same languages (ISO 639-1 as glibc still names some).
+        let code = ["tl": "fil", "in": "id"][code] ?? code
         if code == "zh" {
             let traditional = script == "Hant" || (script == nil && ["TW", "HK", "MO"].contains(region ?? ""))
             return traditional ? "zh-Hant" : "zh-Hans"

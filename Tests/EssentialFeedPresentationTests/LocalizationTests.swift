@@ -44,6 +44,8 @@ final class LocalizationTests: XCTestCase {
         XCTAssertEqual(AppLocale("zh_CN.UTF-8").language, "zh-Hans")
         XCTAssertEqual(AppLocale("zh_TW").language, "zh-Hant")
         XCTAssertEqual(AppLocale("zh-Hant-HK").identifier, "zh_Hant_HK")
+        XCTAssertEqual(AppLocale("tl_PH.UTF-8").language, "fil")
+        XCTAssertEqual(AppLocale("yue_HK").language, "yue")
     }
 
     func test_locale_isMatchedWithoutRegardToLetterCase() {

@@ -204,6 +204,10 @@ final class DocumentedRecipeTests: XCTestCase {
             let install = sh(#""$R/scripts/install" --from "$FEED_BIN" --prefix "$P""#,
                              environment: ["R": Self.root.path, "FEED_BIN": Products.directory, "P": prefix], timeout: 120)
             XCTAssertEqual(install.status, 0, install.stderr)
+            XCTAssertTrue(install.stderr.contains("install: installed ") && install.stderr.contains(" MiB into \(prefix)"),
+                          "the install reports its size: \(install.stderr)")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/share/man/index.db") || sh("command -v mandb").status != 0,
+                          "mandb indexed the pages")
         }
         for tab in Self.crontabs(try Self.allBlocks()) {
             let home = temporaryDirectory(self)

@@ -26,21 +26,43 @@ func calledName() -> String {
     return String(path.split(separator: "/").last ?? Substring(path))
 }
 
+/// Writes `text` on `fd` (1 or 2), whole.
+func say(_ text: String, to fd: Int32) {
+    _ = Array(text.utf8).withUnsafeBytes { Descriptor.writeAll(fd, $0) }
+}
+
+let usage = """
+    usage: essential-feed TOOL [ARGUMENTS]
+           essential-feed --help | --version
+
+    Runs TOOL, one of \(tools.map(\.name).joined(separator: ", ")),
+    as if it were called by that name: the toolkit's tools but feed-fetch in one
+    executable, installed in PREFIX/libexec/essential-feed and run through a link
+    per tool name in PREFIX/bin. See essential-feed(1) and essential-feed(7).
+
+    """
+
 var name = calledName()
 if name == "essential-feed" {
     // `essential-feed TOOL ARGS`: the tool's name takes the first place.
-    guard CommandLine.arguments.count > 1 else {
-        let list = tools.map(\.name).joined(separator: ", ")
-        let text = "usage: essential-feed TOOL [ARGUMENTS]\n       (or run it as one of: \(list))\n"
-        _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    switch CommandLine.arguments.dropFirst().first {
+    case nil:
+        say(usage, to: 2)
         exit(64)
+    case "-h"?, "--help"?:
+        say(usage, to: 1)
+        exit(0)
+    case "--version"?:
+        say("essential-feed \(toolkitVersion)\n", to: 1)
+        exit(0)
+    default:
+        break
     }
     name = CommandLine.arguments[1]
     Invocation.arguments = Array(CommandLine.arguments.dropFirst(2))
 }
 guard let tool = tools.first(where: { $0.name == name }) else {
-    let text = "essential-feed: no tool named '\(name)'\n"
-    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    say("essential-feed: no tool named '\(name)'\nessential-feed: try 'essential-feed --help'\n", to: 2)
     exit(64)
 }
 tool.main()

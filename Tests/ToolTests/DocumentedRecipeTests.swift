@@ -238,6 +238,26 @@ final class DocumentedRecipeTests: XCTestCase {
         XCTAssertEqual(bad.stderr, "install: --prefix needs a value\ninstall: try 'scripts/install --help'\n")
     }
 
+    /// The multi-call executable runs each tool by its own name or as `essential-feed TOOL`.
+    func test_multiCallExecutable_runsTheToolItIsCalledAs() throws {
+        let beside = Products.path("essential-feed")
+        let installed = Products.directory + "/../libexec/essential-feed/essential-feed"
+        let path = FileManager.default.fileExists(atPath: beside) ? beside : installed
+        let env = ["E": path]
+        let help = sh(#""$E" --help"#, environment: env)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.out.hasPrefix("usage: essential-feed TOOL [ARGUMENTS]"), help.out)
+        XCTAssertEqual(sh(#""$E" reldate --now 2020-05-21T11:24:59Z 2020-05-20T11:24:59Z"#, environment: env).out, "1 day ago\n")
+        let link = temporaryDirectory(self) + "/feed-paginate"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        XCTAssertEqual(sh("\(quoted(link)) --base-url http://h --limit 2 < /dev/null").out, #"{"url":"http://h/v1/feed?limit=2"}"# + "\n")
+        let none = sh(#""$E""#, environment: env)
+        XCTAssertEqual(none.status, 64)
+        let unknown = sh(#""$E" feed-fetch"#, environment: env)
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertEqual(unknown.stderr, "essential-feed: no tool named 'feed-fetch'\nessential-feed: try 'essential-feed --help'\n")
+    }
+
     private func freePort() -> Int {
         let run = sh(#"python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'"#)
         return Int(run.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 18_080

@@ -299,7 +299,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
         guard ids.insert(id) || keepingRepeatedIDs else { return false }
         record.removeAll(keepingCapacity: true)
         if newCount > 0 { record.append(UInt8(ascii: ",")) }
-        if UUID.isCanonicalText(image.id) {
+        if Identifiers.isCanonicalUUID(bytes: image.id) {
             image.appendRecord(to: &record)
         } else {
             id.withCanonicalText { CachedImageText(id: $0, description: image.description, location: image.location, url: image.url).appendRecord(to: &record) }

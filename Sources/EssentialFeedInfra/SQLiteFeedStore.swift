@@ -691,7 +691,7 @@ final class SQLiteTransaction: FeedStoreTransaction {
                 item += 1
                 guard let url = rows.textBytes(3) else { throw damaged("item \(item) has no url") }
                 guard var id = rows.textBytes(0) else { throw damaged("item \(item) has no valid id") }
-                if !UUID.isCanonicalText(id) {
+                if !Identifiers.isCanonicalUUID(bytes: id) {
                     guard let uuid = Identifiers.uuid(bytes: id) else { throw damaged("item \(item) has no valid id") }
                     UUID.writeCanonical(uuid.uuid, to: canonical)
                     id = UnsafeBufferPointer(start: canonical, count: 36)

@@ -4,39 +4,74 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What the mappers share: the `{"items":[…]}` envelope and field rules.
+/// What the document mappers share: the status and `{"items":[…]}` envelope
+/// rules, and reading an item's fields from a parsed document.
 enum MapperSupport {
-    /// Calls `body` with each item object of `{"items":[…]}` and its 1-based position.
+    /// Calls `body` with the document, each item object of `{"items":[…]}`
+    /// and the document's bytes, after the status and envelope rules of `kind`.
     static func forEachItem(
-        _ document: JSONDocument, _ root: Int, _ response: Response,
-        _ body: (Int, Int) throws(ErrorRecord) -> Void
+        _ kind: ResponseKind, _ response: Response,
+        _ body: (JSONDocument, Int, UnsafeBufferPointer<UInt8>) throws(MappingRejection) -> Void
     ) throws(ErrorRecord) {
-        guard document.kind(root) == .object else {
-            throw ErrorRecord(.invalidData, "body is not a JSON object", context: response.errorContext)
-        }
-        guard let items = document.member(root, "items"), document.kind(items) == .array else {
-            throw ErrorRecord(.invalidData, "body has no items array", context: response.errorContext)
-        }
-        var position = 0
-        for item in document.elements(items) {
-            position += 1
-            guard document.kind(item) == .object else {
-                throw ErrorRecord(.invalidData, "item \(position) is not an object", context: response.errorContext)
+        guard kind.accepts(response.status) else { throw error(.status(response.status), kind, response) }
+        let (document, root) = try response.jsonBody()
+        let failure: MappingRejection? = document.bytes.withUnsafeBufferPointer { bytes in
+            guard document.kind(root) == .object else { return .bodyNotObject }
+            guard let items = document.member(root, "items"), document.kind(items) == .array else { return .noItemsArray }
+            var position = 0
+            for item in document.elements(items) {
+                position += 1
+                guard document.kind(item) == .object else { return .itemNotObject(position: position) }
+                do throws(MappingRejection) {
+                    try body(document, item, bytes)
+                } catch {
+                    return error
+                }
             }
-            try body(item, position)
+            return nil
+        }
+        if let failure { throw error(failure, kind, response) }
+    }
+
+    private static func error(_ rejection: MappingRejection, _ kind: ResponseKind, _ response: Response) -> ErrorRecord {
+        ErrorRecord(.invalidData, rejection.message(kind), context: response.errorContext)
+    }
+
+    /// The member `key` of `object` as the item rules read it.
+    static func field(_ document: JSONDocument, _ object: Int, _ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> ItemField {
+        guard let node = document.member(object, key) else { return ItemField() }
+        switch document.kind(node) {
+        case .string:
+            return ItemField(kind: .string, bytes: UnsafeBufferPointer(rebasing: bytes[document.range(node)]), escaped: document.isEscaped(node))
+        case .null:
+            return ItemField(kind: .null)
+        default:
+            return ItemField(kind: .other)
         }
     }
 
-    static func uuid(_ document: JSONDocument, _ item: Int, _ key: String, _ fail: (String) -> ErrorRecord) throws(ErrorRecord) -> UUID {
-        guard let node = document.member(item, key) else { throw fail("no \(key)") }
-        guard let text = document.string(node), let id = Identifiers.uuid(text) else { throw fail("\(key) is not a UUID") }
+    /// A string field's decoded text; nil when absent or `null`.
+    static func text(_ field: ItemField) -> String? {
+        guard field.isString else { return nil }
+        var scratch: [UInt8] = []
+        return field.content(&scratch) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The UUID of an id the rules have accepted.
+    static func uuid(_ field: ItemField) -> UUID {
+        var scratch: [UInt8] = []
+        guard let id = field.content(&scratch, { Identifiers.uuid(bytes: $0) }) else {
+            preconditionFailure("an id the item rules accepted is not a UUID")
+        }
         return id
     }
 
-    /// A string, or nil when absent or `null`; any other type is an error.
-    static func optionalString(_ document: JSONDocument, _ item: Int, _ key: String, _ fail: (String) -> ErrorRecord) throws(ErrorRecord) -> String? {
-        guard let node = document.member(item, key), document.kind(node) != .null else { return nil }
-        guard let value = document.string(node) else { throw fail("\(key) is not a string") }
-        return value
+    /// The date of a `created_at` the rules have accepted.
+    static func date(_ field: ItemField) -> Timestamp {
+        var scratch: [UInt8] = []
+        guard let date = field.content(&scratch, { Timestamp(iso8601Bytes: $0) }) else {
+            preconditionFailure("a date the item rules accepted does not parse")
+        }
+        return date
     }
 }

@@ -25,23 +25,16 @@ public protocol MappedRecordSink: AnyObject {
 /// `status` decides; a `body_base64` body (used only when there is no `body`)
 /// is kept and mapped through those mappers once the record has been read.
 public struct StreamingResponseMapper {
-    public enum Kind: Sendable {
-        case feed, comments
-
-        func accepts(_ status: Int) -> Bool {
-            self == .feed ? status == 200 : (200...299).contains(status)
-        }
-
-        func statusMessage(_ status: Int) -> String {
-            self == .feed ? "feed response status \(status) is not 200" : "comments response status \(status) is not 2xx"
-        }
-    }
+    public typealias Kind = ResponseKind
 
     let kind: Kind
     private var key: [UInt8] = []
+    private var innerKey: [UInt8] = []
     private var scratch: [UInt8] = []
-    private var out: [UInt8] = []
-    private var fields = ItemFields()
+    /// The source bytes of the current item's string fields.
+    private var itemBytes: [UInt8] = []
+    private var feedRule = FeedItemRule()
+    private var commentRule = ImageCommentRule()
     /// The quick way through items (see `FastItems`).
     private var fast: FastItems
     /// Records built and not yet handed to the sink.
@@ -52,12 +45,7 @@ public struct StreamingResponseMapper {
     public init(kind: Kind) {
         self.kind = kind
         fast = FastItems(comments: kind == .comments, multiline: false)
-        out.reserveCapacity(512)
-    }
-
-    /// A mapping failure inside a body that is otherwise being read to its end.
-    private struct Rejection: Error {
-        var message: String
+        itemBytes.reserveCapacity(512)
     }
 
     // MARK: NDJSON input
@@ -88,12 +76,12 @@ public struct StreamingResponseMapper {
         var errorKind: ErrorKind?
         // The last `body`, mapped as it is read: its records wait in the sink
         // until the end of the record decides (the last `status` may follow it).
-        var streamed: Result<Void, Rejection>?
+        var streamed: Result<Void, MappingRejection>?
         // The last `body_base64`, kept as text: decoded at the end, and only
         // when no `body` decides.
         var base64: Base64Member = .absent
         while try reader.nextMember(key: &key) {
-            switch Field(key) {
+            switch MemberName(key) {
             case .error:
                 if try reader.peekKind() == .string {
                     scratch.removeAll(keepingCapacity: true)
@@ -182,14 +170,14 @@ public struct StreamingResponseMapper {
         }
         guard kind.accepts(status) else {
             discard(sink)
-            throw ErrorRecord(.invalidData, "stdin:\(line): \(kind.statusMessage(status))", context: context(url))
+            throw ErrorRecord(.invalidData, "stdin:\(line): \(MappingRejection.status(status).message(kind))", context: context(url))
         }
         switch streamed {
         case .success:
             commit(sink)
         case let .failure(rejection):
             discard(sink)
-            throw ErrorRecord(.invalidData, "stdin:\(line): \(rejection.message)", context: context(url))
+            throw ErrorRecord(.invalidData, "stdin:\(line): \(rejection.message(kind))", context: context(url))
         }
     }
 
@@ -200,13 +188,6 @@ public struct StreamingResponseMapper {
     }
 
     // MARK: Records to the sink
-
-    @inline(__always)
-    private func add(_ record: [UInt8], _ sink: any MappedRecordSink) {
-        records.append(record)
-        records.append(0x0A)
-        if records.count >= Self.batch { flush(sink) }
-    }
 
     private func flush(_ sink: any MappedRecordSink) {
         guard !records.isEmpty else { return }
@@ -238,13 +219,17 @@ public struct StreamingResponseMapper {
                 for image in try FeedItemsMapper.map(response) {
                     writer.reset()
                     image.write(to: &writer)
-                    add(writer.bytes, sink)
+                    records.append(writer.bytes)
+                    records.append(0x0A)
+                    if records.count >= Self.batch { flush(sink) }
                 }
             case .comments:
                 for comment in try ImageCommentsMapper.map(response) {
                     writer.reset()
                     comment.write(to: &writer)
-                    add(writer.bytes, sink)
+                    records.append(writer.bytes)
+                    records.append(0x0A)
+                    if records.count >= Self.batch { flush(sink) }
                 }
             }
             commit(sink)
@@ -265,7 +250,7 @@ public struct StreamingResponseMapper {
             try reader.finishDocument()
             switch result {
             case .success: commit(sink)
-            case let .failure(rejection): throw ErrorRecord(.invalidData, "stdin: \(rejection.message)")
+            case let .failure(rejection): throw ErrorRecord(.invalidData, "stdin: \(rejection.message(kind))")
             }
         } catch {
             discard(sink)
@@ -278,15 +263,15 @@ public struct StreamingResponseMapper {
 
     /// Reads a body value whole, mapping its items into `sink`. A body that
     /// breaks the mapper's rules is read to its end and reported as a rejection.
-    private mutating func mapBody(_ reader: inout JSONStreamReader, into sink: any MappedRecordSink) throws(ErrorRecord) -> Result<Void, Rejection> {
+    private mutating func mapBody(_ reader: inout JSONStreamReader, into sink: any MappedRecordSink) throws(ErrorRecord) -> Result<Void, MappingRejection> {
         guard try reader.peekKind() == .object else {
             try reader.skipValue()
-            return .failure(Rejection(message: "body is not a JSON object"))
+            return .failure(.bodyNotObject)
         }
         try reader.beginObject()
-        var items: Result<Void, Rejection>?
+        var items: Result<Void, MappingRejection>?
         while try reader.nextMember(key: &key) {
-            guard Field(key) == .items else {
+            guard MemberName(key) == .items else {
                 try reader.skipValue()
                 continue
             }
@@ -294,12 +279,12 @@ public struct StreamingResponseMapper {
             discard(sink)
             guard try reader.peekKind() == .array else {
                 try reader.skipValue()
-                items = .failure(Rejection(message: "body has no items array"))
+                items = .failure(.noItemsArray)
                 continue
             }
             try reader.beginArray()
             var position = 0
-            var rejection: Rejection?
+            var rejection: MappingRejection?
             let quick = reader.remainingDepth >= (kind == .comments ? 2 : 1)
             fast.multiline = reader.multiline
             while true {
@@ -320,277 +305,99 @@ public struct StreamingResponseMapper {
                 }
                 guard try reader.peekKind() == .object else {
                     try reader.skipValue()
-                    rejection = Rejection(message: "item \(position) is not an object")
+                    rejection = .itemNotObject(position: position)
                     continue
                 }
-                do {
-                    try mapItem(&reader, position: position)
-                    add(out, sink)
-                } catch let error as Rejection {
-                    rejection = error
-                } catch let error as ErrorRecord {
-                    throw error
-                } catch {
-                    throw ErrorRecord(.internal, "\(error)")
+                if let broken = try mapItem(&reader) {
+                    rejection = .item(position: position, broken)
+                } else if records.count >= Self.batch {
+                    flush(sink)
                 }
             }
             items = rejection.map { .failure($0) } ?? .success(())
         }
-        return items ?? .failure(Rejection(message: "body has no items array"))
+        return items ?? .failure(.noItemsArray)
     }
 
-    private struct ItemFields {
-        var id: [UInt8] = []
-        var aEscaped = false
-        var bEscaped = false
-        var cEscaped = false
-        var hasID = false
-        var idIsString = false
-        var a: [UInt8] = []       // feed: image; comments: message
-        var hasA = false
-        var aIsString = false
-        var b: [UInt8] = []       // feed: description; comments: created_at
-        var hasB = false
-        var bKind: JSONDocument.Kind = .null
-        var c: [UInt8] = []       // feed: location; comments: author.username
-        var hasC = false
-        var cKind: JSONDocument.Kind = .null
-        var authorIsObject = false
+    /// Where a field of the current item lies in `itemBytes`.
+    private struct FoundField {
+        var kind = ItemField.Kind.absent
+        var start = 0
+        var end = 0
+        var escaped = false
 
-        mutating func reset() {
-            hasID = false; idIsString = false; hasA = false; aIsString = false
-            hasB = false; bKind = .null; hasC = false; cKind = .null; authorIsObject = false
+        func field(_ bytes: UnsafeBufferPointer<UInt8>) -> ItemField {
+            ItemField(kind: kind, bytes: kind == .string ? UnsafeBufferPointer(rebasing: bytes[start..<end]) : ItemField().bytes, escaped: escaped)
         }
     }
 
-    /// Reads one item object and builds its record in `out`, or throws a Rejection
-    /// (after reading the item to its end).
-    private mutating func mapItem(_ reader: inout JSONStreamReader, position: Int) throws -> Void {
-        fields.reset()
+    /// Reads one item object to its end and checks its fields against the
+    /// rules: writes its record into `records`, or returns its rejection.
+    private mutating func mapItem(_ reader: inout JSONStreamReader) throws(ErrorRecord) -> ItemRejection? {
+        itemBytes.removeAll(keepingCapacity: true)
+        // Feed: id, image, description, location; comments: id, message, created_at, author.username.
+        var id = FoundField(), a = FoundField(), c = FoundField(), d = FoundField()
+        var authorIsObject = false
         try reader.beginObject()
         while try reader.nextMember(key: &key) {
-            switch kind {
-            case .feed:
-                switch Field(key) {
-                case .id: _ = try readString(&reader, &fields.id, &fields.hasID, &fields.idIsString)
-                case .image: fields.aEscaped = try readString(&reader, &fields.a, &fields.hasA, &fields.aIsString)
-                case .description: fields.bEscaped = try readOptional(&reader, &fields.b, &fields.hasB, &fields.bKind)
-                case .location: fields.cEscaped = try readOptional(&reader, &fields.c, &fields.hasC, &fields.cKind)
-                default: try reader.skipValue()
+            switch (kind, MemberName(key)) {
+            case (_, .id): id = try readField(&reader)
+            case (.feed, .image), (.comments, .message): a = try readField(&reader)
+            case (.feed, .description), (.comments, .createdAt): c = try readField(&reader)
+            case (.feed, .location): d = try readField(&reader)
+            case (.comments, .author):
+                d = FoundField()
+                authorIsObject = try reader.peekKind() == .object
+                guard authorIsObject else {
+                    try reader.skipValue()
+                    continue
                 }
-            case .comments:
-                switch Field(key) {
-                case .id: _ = try readString(&reader, &fields.id, &fields.hasID, &fields.idIsString)
-                case .message: fields.aEscaped = try readString(&reader, &fields.a, &fields.hasA, &fields.aIsString)
-                case .createdAt: _ = try readOptional(&reader, &fields.b, &fields.hasB, &fields.bKind)
-                case .author:
-                    fields.hasC = false
-                    fields.cKind = .null
-                    if try reader.peekKind() == .object {
-                        fields.authorIsObject = true
-                        try reader.beginObject()
-                        var inner: [UInt8] = []
-                        while try reader.nextMember(key: &inner) {
-                            if Field(inner) == .username {
-                                fields.cEscaped = try readOptional(&reader, &fields.c, &fields.hasC, &fields.cKind)
-                            } else {
-                                try reader.skipValue()
-                            }
-                        }
+                try reader.beginObject()
+                while try reader.nextMember(key: &innerKey) {
+                    if MemberName(innerKey) == .username {
+                        d = try readField(&reader)
                     } else {
-                        fields.authorIsObject = false
                         try reader.skipValue()
                     }
-                default: try reader.skipValue()
                 }
+            default: try reader.skipValue()
             }
         }
-        switch kind {
-        case .feed: try buildFeedImage(position)
-        case .comments: try buildComment(position)
+        let bytes = itemBytes
+        return bytes.withUnsafeBufferPointer { bytes in
+            switch kind {
+            case .feed:
+                let fields = FeedItemRule.Fields(id: id.field(bytes), image: a.field(bytes), description: c.field(bytes), location: d.field(bytes))
+                if let rejection = feedRule.check(fields) { return rejection }
+                feedRule.write(fields, into: records)
+            case .comments:
+                let fields = ImageCommentRule.Fields(
+                    id: id.field(bytes), message: a.field(bytes), createdAt: c.field(bytes), username: d.field(bytes), authorIsObject: authorIsObject)
+                if let rejection = commentRule.check(fields) { return rejection }
+                commentRule.write(fields, into: records)
+            }
+            return nil
         }
     }
 
-    /// Returns whether the string was written with escapes (its decoded
-    /// content may then need escaping again on output).
-    private func readString(_ reader: inout JSONStreamReader, _ into: inout [UInt8], _ present: inout Bool, _ isString: inout Bool) throws(ErrorRecord) -> Bool {
-        present = true
-        into.removeAll(keepingCapacity: true)
-        if try reader.peekKind() == .string {
-            isString = true
-            return try reader.string(into: &into, decode: true)
-        } else {
-            isString = false
+    /// Reads a member's value: a string's source bytes go into `itemBytes`.
+    private mutating func readField(_ reader: inout JSONStreamReader) throws(ErrorRecord) -> FoundField {
+        switch try reader.peekKind() {
+        case .string:
+            let start = itemBytes.count
+            let escaped = try reader.string(into: &itemBytes, decode: false)
+            return FoundField(kind: .string, start: start, end: itemBytes.count, escaped: escaped)
+        case .null:
             try reader.skipValue()
-            return false
-        }
-    }
-
-    private func readOptional(_ reader: inout JSONStreamReader, _ into: inout [UInt8], _ present: inout Bool, _ kind: inout JSONDocument.Kind) throws(ErrorRecord) -> Bool {
-        present = true
-        into.removeAll(keepingCapacity: true)
-        kind = try reader.peekKind()
-        if kind == .string {
-            return try reader.string(into: &into, decode: true)
-        } else {
+            return FoundField(kind: .null)
+        default:
             try reader.skipValue()
-            return false
+            return FoundField(kind: .other)
         }
-    }
-
-    /// Writes decoded string content: as it is when the source had no escapes
-    /// (then it holds nothing that needs one), else escaped again.
-    @inline(__always)
-    private static func appendContent(_ content: [UInt8], escaped: Bool, to out: inout [UInt8]) {
-        if escaped {
-            JSONWriter.appendEscaped(content, to: &out)
-        } else {
-            out.append(contentsOf: content)
-        }
-    }
-
-    private mutating func buildFeedImage(_ position: Int) throws {
-        func reject(_ what: String) -> Rejection { Rejection(message: "feed item \(position): \(what)") }
-        guard fields.hasID else { throw reject("no id") }
-        guard fields.idIsString, Self.isUUID(fields.id) else { throw reject("id is not a UUID") }
-        guard fields.hasA else { throw reject("no image") }
-        guard fields.aIsString, Self.isAbsoluteURL(fields.a) else { throw reject("image is not an absolute URL") }
-        if fields.hasB, fields.bKind != .null, fields.bKind != .string { throw reject("description is not a string") }
-        if fields.hasC, fields.cKind != .null, fields.cKind != .string { throw reject("location is not a string") }
-        out.removeAll(keepingCapacity: true)
-        out.append(contentsOf: Keys.openID)
-        Self.appendUppercased(fields.id, to: &out)
-        if fields.hasB, fields.bKind == .string {
-            out.append(contentsOf: Keys.nextDescription)
-            Self.appendContent(fields.b, escaped: fields.bEscaped, to: &out)
-        }
-        if fields.hasC, fields.cKind == .string {
-            out.append(contentsOf: Keys.nextLocation)
-            Self.appendContent(fields.c, escaped: fields.cEscaped, to: &out)
-        }
-        out.append(contentsOf: Keys.nextURL)
-        Self.appendContent(fields.a, escaped: fields.aEscaped, to: &out)
-        out.append(contentsOf: Keys.close)
-    }
-
-    private mutating func buildComment(_ position: Int) throws {
-        func reject(_ what: String) -> Rejection { Rejection(message: "comment \(position): \(what)") }
-        guard fields.hasID else { throw reject("no id") }
-        guard fields.idIsString, Self.isUUID(fields.id) else { throw reject("id is not a UUID") }
-        guard fields.hasA, fields.aIsString else { throw reject("message is missing or not a string") }
-        guard fields.hasB, fields.bKind == .string else { throw reject("created_at is missing or not a string") }
-        guard let createdAt = Timestamp(iso8601Bytes: fields.b) else {
-            throw reject("created_at is not an ISO 8601 date")
-        }
-        guard fields.authorIsObject else { throw reject("author is missing or not an object") }
-        guard fields.hasC, fields.cKind == .string else { throw reject("author.username is missing or not a string") }
-        out.removeAll(keepingCapacity: true)
-        out.append(contentsOf: Keys.openID)
-        Self.appendUppercased(fields.id, to: &out)
-        out.append(contentsOf: Keys.nextMessage)
-        Self.appendContent(fields.a, escaped: fields.aEscaped, to: &out)
-        out.append(contentsOf: Keys.nextCreatedAt)
-        createdAt.appendISO8601(to: &out)
-        out.append(contentsOf: Keys.nextUsername)
-        Self.appendContent(fields.c, escaped: fields.cEscaped, to: &out)
-        out.append(contentsOf: Keys.close)
-    }
-
-    // MARK: Byte-level rules (the same as Identifiers')
-
-    static func isUUID(_ b: [UInt8]) -> Bool {
-        b.withUnsafeBufferPointer { isUUID($0) }
-    }
-
-    static func isUUID(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard p.count == 36 else { return false }
-        for i in 0..<36 {
-            let c = p[i]
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                if c != UInt8(ascii: "-") { return false }
-            } else if JSONEscapes.hexValue(c) < 0 {
-                return false
-            }
-        }
-        return true
-    }
-
-    /// Appends a validated UUID with its hex letters in upper case.
-    static func appendUppercased(_ b: [UInt8], to out: inout [UInt8]) {
-        let start = out.count
-        out.append(contentsOf: b)
-        out.withUnsafeMutableBufferPointer { p in
-            for i in start..<p.count where p[i] >= UInt8(ascii: "a") {
-                p[i] &-= 32
-            }
-        }
-    }
-
-    static func isAbsoluteURL(_ b: [UInt8]) -> Bool {
-        b.withUnsafeBufferPointer { isAbsoluteURL($0) }
-    }
-
-    static func isAbsoluteURL(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
-        Identifiers.isAbsoluteURL(bytes: p)
     }
 
     static func integer(_ text: [UInt8]) -> Int? {
         text.withUnsafeBufferPointer { JSONEscapes.integer($0) }
-    }
-
-    /// The member names the mappers look for, told apart without building
-    /// strings: by length, then bytes.
-    enum Field: Equatable {
-        case error, url, status, body, bodyBase64, items, id, image, description, location
-        case message, createdAt, author, username, other
-
-        @inline(__always)
-        init(_ key: [UInt8]) {
-            self = key.withUnsafeBufferPointer { k -> Field in
-                func matches(_ word: StaticString) -> Bool {
-                    guard word.utf8CodeUnitCount == k.count else { return false }
-                    let w = word.utf8Start
-                    for i in 0..<k.count where w[i] != k[i] { return false }
-                    return true
-                }
-                switch k.count {
-                case 2: return matches("id") ? .id : .other
-                case 3: return matches("url") ? .url : .other
-                case 4: return matches("body") ? .body : .other
-                case 5:
-                    if matches("error") { return .error }
-                    if matches("image") { return .image }
-                    if matches("items") { return .items }
-                    return .other
-                case 6:
-                    if matches("status") { return .status }
-                    if matches("author") { return .author }
-                    return .other
-                case 7: return matches("message") ? .message : .other
-                case 8:
-                    if matches("location") { return .location }
-                    if matches("username") { return .username }
-                    return .other
-                case 10: return matches("created_at") ? .createdAt : .other
-                case 11:
-                    if matches("description") { return .description }
-                    if matches("body_base64") { return .bodyBase64 }
-                    return .other
-                default: return .other
-                }
-            }
-        }
-    }
-
-    private enum Keys {
-        static let openID = Array(#"{"id":""#.utf8)
-        static let nextDescription = Array(#"","description":""#.utf8)
-        static let nextLocation = Array(#"","location":""#.utf8)
-        static let nextURL = Array(#"","url":""#.utf8)
-        static let nextMessage = Array(#"","message":""#.utf8)
-        static let nextCreatedAt = Array(#"","created_at":""#.utf8)
-        static let nextUsername = Array(#"","username":""#.utf8)
-        static let close = Array(#""}"#.utf8)
     }
 }
 

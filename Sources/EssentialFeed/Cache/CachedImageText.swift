@@ -15,7 +15,7 @@ public struct CachedImageText {
     public let location: UnsafeBufferPointer<UInt8>?
     public let url: UnsafeBufferPointer<UInt8>
 
-    /// `id` must be canonical (see `UUID.isCanonicalText`).
+    /// `id` must be canonical (see `Identifiers.isCanonicalUUID`).
     public init(id: UnsafeBufferPointer<UInt8>, description: UnsafeBufferPointer<UInt8>?,
                 location: UnsafeBufferPointer<UInt8>?, url: UnsafeBufferPointer<UInt8>) {
         self.id = id
@@ -121,25 +121,4 @@ extension UUID {
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? nibble + 0x30 : nibble + 0x37
     }
-
-    /// Whether `text` is a UUID in canonical upper-case 8-4-4-4-12 form, as
-    /// stores write it (then it can be copied as it is).
-    public static func isCanonicalText(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard text.count == 36, let p = text.baseAddress else { return false }
-        return canonicalClasses.withUnsafeBufferPointer { classes in
-            canonicalPattern.withUnsafeBufferPointer { pattern in
-                var bad: UInt8 = 0
-                for i in 0..<36 { bad |= pattern[i] & ~classes[Int(p[i])] }
-                return bad == 0
-            }
-        }
-    }
-
-    /// Each byte's class: 1 for 0-9 and A-F, 2 for a hyphen.
-    private static let canonicalClasses: [UInt8] = (0..<256).map { c in
-        (0x30...0x39).contains(c) || (0x41...0x46).contains(c) ? 1 : c == 0x2D ? 2 : 0
-    }
-
-    /// The class each position of canonical text needs.
-    private static let canonicalPattern: [UInt8] = (0..<36).map { [8, 13, 18, 23].contains($0) ? 2 : 1 }
 }

@@ -44,7 +44,7 @@ public enum FeedImageRecordText {
                     outcome = .failure(error)
                 }
             }
-            if UUID.isCanonicalText(idText) {
+            if Identifiers.isCanonicalUUID(bytes: idText) {
                 lend(idText)
             } else if let uuid = Identifiers.uuid(bytes: idText) {
                 uuid.withCanonicalText { lend($0) }

@@ -1,27 +1,23 @@
 /// Maps a feed API response to feed images: the case study's `FeedItemsMapper`.
 ///
 /// Valid only with status exactly 200 and a body `{"items":[…]}` whose every
-/// item has a UUID `id`, an absolute URL `image` and optional string
-/// `description` and `location` (`null` counts as absent).
+/// item passes `FeedItemRule`.
 public enum FeedItemsMapper {
     public static func map(_ response: Response) throws(ErrorRecord) -> [FeedImage] {
-        guard response.status == 200 else {
-            throw ErrorRecord(.invalidData, "feed response status \(response.status) is not 200", context: response.errorContext)
-        }
-        let (document, body) = try response.jsonBody()
+        var rule = FeedItemRule()
         var images: [FeedImage] = []
-        try MapperSupport.forEachItem(document, body, response) { (item, position) throws(ErrorRecord) in
-            func fail(_ what: String) -> ErrorRecord {
-                ErrorRecord(.invalidData, "feed item \(position): \(what)", context: response.errorContext)
-            }
-            let id = try MapperSupport.uuid(document, item, "id", fail)
-            guard let imageNode = document.member(item, "image") else { throw fail("no image") }
-            guard let image = document.string(imageNode), Identifiers.isAbsoluteURL(image) else {
-                throw fail("image is not an absolute URL")
-            }
-            let description = try MapperSupport.optionalString(document, item, "description", fail)
-            let location = try MapperSupport.optionalString(document, item, "location", fail)
-            images.append(FeedImage(id: id, description: description, location: location, url: image))
+        try MapperSupport.forEachItem(.feed, response) { document, item, bytes throws(MappingRejection) in
+            let fields = FeedItemRule.Fields(
+                id: MapperSupport.field(document, item, "id", bytes),
+                image: MapperSupport.field(document, item, "image", bytes),
+                description: MapperSupport.field(document, item, "description", bytes),
+                location: MapperSupport.field(document, item, "location", bytes))
+            if let rejection = rule.check(fields) { throw .item(position: images.count + 1, rejection) }
+            images.append(FeedImage(
+                id: MapperSupport.uuid(fields.id),
+                description: MapperSupport.text(fields.description),
+                location: MapperSupport.text(fields.location),
+                url: MapperSupport.text(fields.image) ?? ""))
         }
         return images
     }

@@ -253,21 +253,29 @@ enum JSONEscapes {
     }
 
     static func appendUTF8(_ v: UInt32, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { room in
+            let count = encodeUTF8(v, to: room.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: room[0..<count]))
+        }
+    }
+
+    /// Writes the UTF-8 encoding of scalar `v` at `w`; returns its length (1 to 4).
+    @inline(__always)
+    static func encodeUTF8(_ v: UInt32, to w: UnsafeMutablePointer<UInt8>) -> Int {
         switch v {
         case 0..<0x80:
-            out.append(UInt8(v))
+            w[0] = UInt8(v)
+            return 1
         case 0x80..<0x800:
-            out.append(UInt8(0xC0 | (v >> 6)))
-            out.append(UInt8(0x80 | (v & 0x3F)))
+            w[0] = UInt8(0xC0 | (v >> 6)); w[1] = UInt8(0x80 | (v & 0x3F))
+            return 2
         case 0x800..<0x10000:
-            out.append(UInt8(0xE0 | (v >> 12)))
-            out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (v & 0x3F)))
+            w[0] = UInt8(0xE0 | (v >> 12)); w[1] = UInt8(0x80 | ((v >> 6) & 0x3F)); w[2] = UInt8(0x80 | (v & 0x3F))
+            return 3
         default:
-            out.append(UInt8(0xF0 | (v >> 18)))
-            out.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
-            out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (v & 0x3F)))
+            w[0] = UInt8(0xF0 | (v >> 18)); w[1] = UInt8(0x80 | ((v >> 12) & 0x3F))
+            w[2] = UInt8(0x80 | ((v >> 6) & 0x3F)); w[3] = UInt8(0x80 | (v & 0x3F))
+            return 4
         }
     }
 }

@@ -196,21 +196,32 @@ public struct JSONWriter: Sendable {
             if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") { i += 1; continue }
             if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: s[runStart..<i])) }
             bytes.append(UInt8(ascii: "\\"))
-            switch c {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(UInt8(ascii: "f"))
-            default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]])
+            if let short = shortEscape(UInt32(c)) {
+                bytes.append(short)
+            } else {
+                let hex: StaticString = "0123456789abcdef"
+                bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex.utf8Start[Int(c >> 4)], hex.utf8Start[Int(c & 0xF)]])
             }
             i += 1
             runStart = i
         }
         if runStart < s.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: s[runStart..<s.count])) }
+    }
+
+    /// The letter of the two-character escape the writer uses for `v`
+    /// (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`), if it has one; other
+    /// characters below 0x20 are written `\u00XX`, the rest as they are.
+    @inline(__always)
+    static func shortEscape(_ v: UInt32) -> UInt8? {
+        switch v {
+        case 0x22: UInt8(ascii: "\"")
+        case 0x5C: UInt8(ascii: "\\")
+        case 0x0A: UInt8(ascii: "n")
+        case 0x0D: UInt8(ascii: "r")
+        case 0x09: UInt8(ascii: "t")
+        case 0x08: UInt8(ascii: "b")
+        case 0x0C: UInt8(ascii: "f")
+        default: nil
+        }
     }
 }

@@ -18,22 +18,63 @@ public enum Identifiers {
 
     /// A UUID from the UTF-8 bytes of its canonical 8-4-4-4-12 form, any letter case.
     public static func uuid(bytes p: UnsafeBufferPointer<UInt8>) -> UUID? {
-        guard p.count == 36, p[8] == UInt8(ascii: "-"), p[13] == UInt8(ascii: "-"),
-              p[18] == UInt8(ascii: "-"), p[23] == UInt8(ascii: "-") else { return nil }
+        guard isUUID(bytes: p) else { return nil }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let valid = withUnsafeMutableBytes(of: &value) { out -> Bool in
+        withUnsafeMutableBytes(of: &value) { out in
             var i = 0
             for byte in 0..<16 {
                 if i == 8 || i == 13 || i == 18 || i == 23 { i += 1 }
-                let high = JSONEscapes.hexValue(p[i])
-                let low = JSONEscapes.hexValue(p[i + 1])
-                guard high >= 0, low >= 0 else { return false }
-                out[byte] = UInt8(high << 4 | low)
+                out[byte] = UInt8(JSONEscapes.hexValue(p[i]) << 4 | JSONEscapes.hexValue(p[i + 1]))
                 i += 2
             }
-            return true
         }
-        return valid ? UUID(uuid: value) : nil
+        return UUID(uuid: value)
+    }
+
+    /// Whether `text` is a UUID in the 8-4-4-4-12 form, any letter case: the
+    /// one UUID check, for every mapper and store.
+    @inline(__always)
+    public static func isUUID(bytes text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == 36, let p = text.baseAddress else { return false }
+        return isUUID36(p, letters: ones &* 0x20)
+    }
+
+    /// Whether `text` is a UUID in the canonical upper-case form stores
+    /// write (then it can be copied as it is).
+    @inline(__always)
+    public static func isCanonicalUUID(bytes text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == 36, let p = text.baseAddress else { return false }
+        return isUUID36(p, letters: 0)
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+    /// Whether the 36 bytes at `p` are hex digits with dashes at 8, 13, 18
+    /// and 23; letters in either case when `letters` is 0x20 in every byte,
+    /// upper case only when it is 0. Eight bytes at a time: a byte is in
+    /// `lo...hi` when adding `0x80 - lo` sets its high bit and adding
+    /// `0x7F - hi` does not (no carries: every byte is ASCII).
+    @inline(__always)
+    private static func isUUID36(_ p: UnsafePointer<UInt8>, letters: UInt64) -> Bool {
+        guard p[8] == UInt8(ascii: "-"), p[13] == UInt8(ascii: "-"), p[18] == UInt8(ascii: "-"), p[23] == UInt8(ascii: "-") else { return false }
+        let raw = UnsafeRawPointer(p)
+        let highs = ones &* 0x80
+        @inline(__always) func hexBytes(_ offset: Int) -> UInt64 {
+            let x = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let folded = x | letters
+            let digit = (x &+ ones &* (0x80 - 0x30)) & ~(x &+ ones &* (0x7F - 0x39))
+            let letter = (folded &+ ones &* (0x80 - 0x41)) & ~(folded &+ ones &* (0x7F - 0x46))
+            let lower = (folded &+ ones &* (0x80 - 0x61)) & ~(folded &+ ones &* (0x7F - 0x66))
+            return (digit | (letters == 0 ? letter : lower)) & highs
+        }
+        // Which bytes of the words at 8 and 16 must be hex (the others are the dashes checked above).
+        let mask8: UInt64 = 0x8080_0080_8080_8000    // bytes 9-12, 14-15
+        let mask16: UInt64 = 0x0080_8080_8000_8080   // bytes 16-17, 19-22
+        let ascii = (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            | raw.loadUnaligned(fromByteOffset: 28, as: UInt64.self)) & highs == 0
+        return ascii && hexBytes(0) == highs && hexBytes(8) & mask8 == mask8 && hexBytes(16) & mask16 == mask16
+            && hexBytes(24) == highs && hexBytes(28) == highs
     }
 
     /// Whether `text` is an absolute URL: an RFC 3986 scheme, a colon, then
@@ -91,23 +132,9 @@ public enum Identifiers {
     /// The canonical upper-case form of `id` (8-4-4-4-12), without the
     /// formatted printing Foundation uses for `uuidString`.
     public static func canonical(_ id: UUID) -> String {
-        let hex: StaticString = "0123456789ABCDEF"
-        return withUnsafeBytes(of: id.uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { out in
-                var o = 0
-                hex.withUTF8Buffer { digits in
-                    for (i, byte) in bytes.enumerated() {
-                        if i == 4 || i == 6 || i == 8 || i == 10 {
-                            out[o] = UInt8(ascii: "-")
-                            o += 1
-                        }
-                        out[o] = digits[Int(byte >> 4)]
-                        out[o + 1] = digits[Int(byte & 0x0F)]
-                        o += 2
-                    }
-                }
-                return o
-            }
+        String(unsafeUninitializedCapacity: 36) { out in
+            UUID.writeCanonical(id.uuid, to: out.baseAddress!)
+            return 36
         }
     }
 }

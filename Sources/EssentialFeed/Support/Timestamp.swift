@@ -29,6 +29,44 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
         self = parsed
     }
 
+    /// Parses the UTF-8 bytes of an ISO 8601 date (see `init(iso8601:)`).
+    public init?(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) {
+        guard let parsed = Timestamp.parse(bytes) else { return nil }
+        self = parsed
+    }
+
+    /// Whether `text` is a valid `YYYY-MM-DDTHH:MM:SS` with no fraction and
+    /// a zero offset (`Z`, `±00`, `±0000`, `±00:00`): the dates this type
+    /// reads and writes back as the same 19 bytes and `Z`, so a mapper can
+    /// copy them without parsing. Agrees with `init(iso8601Bytes:)` (the
+    /// fuzzer and `TimestampTests` hold them equal).
+    @inline(__always)
+    public static func isCanonicalUTC(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = text.baseAddress else { return false }
+        switch text.count {
+        case 20:
+            guard p[19] == UInt8(ascii: "Z") else { return false }
+        case 22, 24, 25:
+            guard p[19] == UInt8(ascii: "+") || p[19] == UInt8(ascii: "-"), p[20] == 0x30, p[21] == 0x30 else { return false }
+            if text.count == 24 { guard p[22] == 0x30, p[23] == 0x30 else { return false } }
+            if text.count == 25 { guard p[22] == UInt8(ascii: ":"), p[23] == 0x30, p[24] == 0x30 else { return false } }
+        default:
+            return false
+        }
+        guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), p[10] == UInt8(ascii: "T"),
+              p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":") else { return false }
+        var ok = true
+        @inline(__always) func two(_ k: Int) -> Int {
+            let a = p[k] &- 0x30, b = p[k + 1] &- 0x30
+            ok = ok && a < 10 && b < 10
+            return Int(a) &* 10 &+ Int(b)
+        }
+        let year = two(0) &* 100 &+ two(2)
+        let month = two(5), day = two(8), hour = two(11), minute = two(14), second = two(17)
+        return ok && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(month: month, year: year)
+            && hour <= 23 && minute <= 59 && second <= 59
+    }
+
     private static func parse(_ p: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var i = 0
         func digits(_ n: Int) -> Int? {

@@ -91,6 +91,7 @@ let package = Package(
         .testTarget(name: "EssentialFeedPresentationTests", dependencies: ["EssentialFeed", "EssentialFeedPresentation"]),
         .testTarget(name: "EssentialFeedInfraTests", dependencies: ["EssentialFeedInfra", "EssentialFeedNetwork", "FeedServer"]),
         .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
+        .testTarget(name: "FeedCLITests", dependencies: ["FeedCLI", "EssentialFeed"]),
         .testTarget(
             name: "ToolTests",
             dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate", "feed-cache", "reldate", "feed-view"]

@@ -380,13 +380,6 @@ struct JSONFeedDocumentSummary {
         return reader
     }
 
-    /// The reader's message without the `stdin:N:` it starts with.
-    static func syntaxReason(_ error: ErrorRecord) -> String {
-        let message = error.message
-        guard message.hasPrefix("stdin:"), let colon = message.dropFirst(6).firstIndex(of: ":") else { return message }
-        return String(message[message.index(after: colon)...].drop { $0 == " " })
-    }
-
     /// Reads the document in `fd` (not empty). Throws for a document that
     /// must not be touched (JSON that is not a feed cache, a newer version)
     /// and when the file cannot be read.
@@ -499,8 +492,8 @@ struct JSONFeedDocumentSummary {
         } catch where error.kind == .invalidData {
             // Ours, damaged (cut short, say) only when our format was read
             // before the fault: anything else is the user's, never reset.
-            guard isObject, formatOK else { throw notAFeedCache(path, syntaxReason(error)) }
-            return .unreadable(damaged(path, syntaxReason(error)))
+            guard isObject, formatOK else { throw notAFeedCache(path, error.message) }
+            return .unreadable(damaged(path, error.message))
         }
         guard isObject, formatOK else {
             throw notAFeedCache(path, "no \"format\":\"\(JSONFileFeedStore.format)\"")

@@ -142,7 +142,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
         do throws(ErrorRecord) {
             return try body()
         } catch where error.kind == .invalidData {
-            throw JSONFeedDocumentSummary.damaged(path, JSONFeedDocumentSummary.syntaxReason(error))
+            throw JSONFeedDocumentSummary.damaged(path, error.message)
         }
     }
 
@@ -517,7 +517,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
                     try reader.skipValue()
                 }
             } catch where error.kind == .invalidData {
-                throw JSONFeedDocumentSummary.damaged(path, JSONFeedDocumentSummary.syntaxReason(error))
+                throw JSONFeedDocumentSummary.damaged(path, error.message)
             }
             throw ErrorRecord(.internal, "\(path): no image data for \(url)")
         }

@@ -60,7 +60,7 @@ public final class Output: @unchecked Sendable {
     }
 
     public func error(_ error: ErrorRecord) {
-        record { error.write(to: &$0) }
+        record { error.reported.write(to: &$0) }
     }
 
     private func afterRecord() {

@@ -180,8 +180,8 @@ final class SpillingSink: MappedRecordSink {
     /// rather than a response record: `{` alone (a pretty-printed payload,
     /// as `curl` shows one) or an object without `status` (a compact one).
     static func looksLikeABarePayload(_ error: ErrorRecord) -> Bool {
-        guard error.message.hasPrefix("stdin:1: ") else { return false }
-        let reason = error.message.dropFirst(9)
+        guard error.line == 1 else { return false }
+        let reason = error.message
         return reason == "invalid JSON at byte 2: expected a string key"
             || reason.hasPrefix("invalid JSON at byte 2: unexpected end")
             || reason == "not a response record: no status"

@@ -70,3 +70,8 @@ public enum Signals {
         _exit(128 + signal)
     }
 }
+
+extension Signals {
+    /// How many cleanups are registered (for tests).
+    static var registeredCleanups: Int { registry.lock.withLock { registry.cleanups.count } }
+}

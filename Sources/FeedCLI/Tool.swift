@@ -56,16 +56,30 @@ public final class Tool: @unchecked Sendable {
             self.arguments = try! Arguments([], options: [])
             usageError(error.message)
         }
-        if self.arguments.flag("--help") {
-            output.raw(Array(help.utf8))
-            output.flush()
-            exit(0)
-        }
-        if self.arguments.flag("--version") {
-            output.raw(Array("\(name) \(toolkitVersion)\n".utf8))
-            output.flush()
-            exit(0)
-        }
+        if self.arguments.flag("--help") { showHelp() }
+        if self.arguments.flag("--version") { showVersion() }
+    }
+
+    /// A tool whose command line has a grammar of its own (feed-serve's
+    /// faults apply in the order given): no options are parsed here; the
+    /// tool reads `Invocation.arguments` itself and answers with
+    /// `showHelp()`, `showVersion()` and `usageError(_:)`.
+    public static func withOwnGrammar(name: String, help: String, writesErrorRecords: Bool = true) -> Tool {
+        Tool(name: name, help: help, options: [], arguments: [], writesErrorRecords: writesErrorRecords)
+    }
+
+    /// Writes the usage and exits 0 (`--help`).
+    public func showHelp() -> Never {
+        output.raw(Array(help.utf8))
+        output.flush()
+        exit(0)
+    }
+
+    /// Writes `NAME VERSION` and exits 0 (`--version`).
+    public func showVersion() -> Never {
+        output.raw(Array("\(name) \(toolkitVersion)\n".utf8))
+        output.flush()
+        exit(0)
     }
 
     /// Reports a usage error (record, message, hint) and exits 64.
@@ -78,6 +92,7 @@ public final class Tool: @unchecked Sendable {
     /// Reports a failure of this tool: an error record on standard output, a
     /// line on standard error, and the kind's exit status.
     public func fail(_ error: ErrorRecord) {
+        let error = error.reported
         if writesErrorRecords { output.error(error) }
         if let url = error.context.first(where: { $0.key == "url" })?.value, !error.message.contains(url) {
             diagnostics.error("\(error.message) (\(url))")

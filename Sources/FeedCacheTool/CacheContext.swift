@@ -141,7 +141,7 @@ struct CacheContext {
                     }
                     _ = try FeedImage(record: document)
                 } catch {
-                    problem = error.message.hasPrefix("stdin:") ? error : ErrorRecord(.invalidData, "stdin:\(number): \(error.message)")
+                    problem = error.on(line: number)
                 }
             }
             if let problem {
@@ -325,7 +325,7 @@ struct CacheContext {
                     tool.diagnostics.debug("image data hit: \(image.url)")
                 }
             } catch {
-                tool.fail(ErrorRecord(.invalidData, "stdin:\(number): \(error.message)"))
+                tool.fail(error.on(line: number))
             }
         }
     }

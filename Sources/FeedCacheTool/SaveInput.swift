@@ -153,7 +153,7 @@ final class SaveInput {
             do throws(ErrorRecord) {
                 image = try FeedImage(record: record.document)
             } catch {
-                tool.fail(ErrorRecord(.invalidData, "stdin:\(record.number): \(error.message)"))
+                tool.fail(error.on(line: record.number))
                 rejected = true
                 throw Self.rejection
             }
@@ -162,7 +162,7 @@ final class SaveInput {
         if added {
             try spool?.append(record.document.bytes)
         } else {
-            tool.diagnostics.debug("save: stdin:\(record.number): id \(Self.id(of: record.document)) is already in the feed; skipped")
+            tool.diagnostics.debug("save: " + InputLocation.prefix(line: record.number) + "id \(Self.id(of: record.document)) is already in the feed; skipped")
         }
         return true
     }
@@ -223,7 +223,7 @@ final class SaveInput {
             do throws(ErrorRecord) {
                 _ = try FeedImage(record: document)
             } catch {
-                tool.fail(ErrorRecord(.invalidData, "stdin:\(number): \(error.message)"))
+                tool.fail(error.on(line: number))
             }
         }
     }
@@ -401,7 +401,7 @@ final class ImageInput {
                 guard let url = response.url else { throw ErrorRecord(.invalidData, "image response has no url") }
                 return (url, try ImageDataMapper.map(response))
             } catch {
-                tool.fail(ErrorRecord(error.kind, "stdin:\(number): \(error.message)", context: error.context))
+                tool.fail(error.on(line: number))
             }
         }
         return nil

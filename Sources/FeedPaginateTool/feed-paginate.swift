@@ -42,11 +42,7 @@ public enum FeedPaginateTool {
         } catch {
             tool.usageError(error.message)
         }
-        let baseOption = tool.arguments.value("--base-url") ?? ""
-        guard let baseText = baseOption.isEmpty ? tool.environment["FEED_BASE_URL"] : baseOption, !baseText.isEmpty else {
-            tool.usageError("no base URL: give --base-url or set FEED_BASE_URL")
-        }
-        guard let base = BaseURL(baseText) else { tool.usageError("base URL '\(baseText)' is not an http(s) URL without query") }
+        guard let base = tool.baseURL() else { tool.usageError("no base URL: give --base-url or set FEED_BASE_URL") }
         tool.refuseTerminalInput()
 
         var lastID: String?
@@ -54,7 +50,7 @@ public enum FeedPaginateTool {
             do throws(ErrorRecord) {
                 lastID = try FeedImage(record: document).id.canonicalString
             } catch {
-                tool.fail(ErrorRecord(.invalidData, "stdin:\(number): \(error.message)"))
+                tool.fail(error.on(line: number))
             }
         }
         if tool.exitCode == 0 {

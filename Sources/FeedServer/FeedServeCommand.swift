@@ -5,9 +5,6 @@ public enum FeedServeCommand: Equatable, Sendable {
     case version
     case serve(Options)
 
-    /// The version `--version` prints.
-    public static let programVersion = "0.1.0"
-
     /// Where the fixtures come from.
     public enum FixtureSource: Equatable, Sendable {
         /// A set built into the binary (`demo`, `acceptance`).
@@ -32,15 +29,6 @@ public enum FeedServeCommand: Equatable, Sendable {
     public struct UsageError: Error, Equatable, CustomStringConvertible {
         public var message: String
         public var description: String { message }
-    }
-
-    /// Exit statuses of `feed-serve`, as listed in its help.
-    public enum ExitStatus {
-        public static let usage: Int32 = 64
-        public static let invalidFixtures: Int32 = 65
-        public static let fixturesNotFound: Int32 = 66
-        public static let cannotListen: Int32 = 69
-        public static let unreadableFixtures: Int32 = 74
     }
 
     /// Parses the arguments after the program name. Options may come in any

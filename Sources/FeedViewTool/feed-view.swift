@@ -96,7 +96,7 @@ public enum FeedViewTool {
             guard let document = tool.parseRecord(line, number, truncated) else { return }
             if let kind = RecordKind.errorKind(of: document) { tool.record(kind) }
             guard let text = renderer.render(document) else {
-                tool.diagnostics.error("stdin:\(number): not a feed image, image comment or error record")
+                tool.diagnostics.error(InputLocation.prefix(line: number) + "not a feed image, image comment or error record")
                 tool.record(.invalidData)
                 return
             }

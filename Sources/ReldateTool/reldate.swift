@@ -77,7 +77,7 @@ public enum ReldateTool {
                 return
             }
             guard let text = document.string(node), let date = Timestamp(iso8601: text) else {
-                tool.fail(ErrorRecord(.invalidData, "stdin:\(number): \(field) is not an ISO 8601 date"))
+                tool.fail(ErrorRecord(.invalidData, "\(field) is not an ISO 8601 date", line: number))
                 return
             }
             let relative = formatter.string(for: date, relativeTo: now)

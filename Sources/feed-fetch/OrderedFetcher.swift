@@ -100,25 +100,10 @@ final class OrderedFetcher: @unchecked Sendable {
     /// when redirects were followed) the one that answered; both with the
     /// password of their user-info shown as `***`.
     static func record(url: String, _ response: HTTPResult) -> [UInt8] {
-        let url = Secrets.redact(url)
-        let finalURL = response.finalURL.map(Secrets.redact)
-        let record = Response.fromBody(url: url, status: response.status, bytes: response.body)
+        let record = Response.fromBody(
+            url: Secrets.redact(url), status: response.status, bytes: response.body, finalURL: response.finalURL.map(Secrets.redact))
         var writer = JSONWriter(capacity: response.body.count + response.body.count / 3 + 256)
-        guard let finalURL else {
-            record.write(to: &writer)
-            return writer.bytes
-        }
-        writer.beginObject()
-        writer.member("url", url)
-        writer.member("status", response.status)
-        writer.member("final_url", finalURL)
-        switch record.body {
-        case let .json(document, node):
-            writer.member("body", document, node)
-        case let .bytes(bytes):
-            writer.member("body_base64", Data(bytes).base64EncodedString())
-        }
-        writer.endObject()
+        record.write(to: &writer)
         return writer.bytes
     }
 
@@ -129,6 +114,7 @@ final class OrderedFetcher: @unchecked Sendable {
     }
 
     private static func outcome(_ error: ErrorRecord) -> Outcome {
+        let error = error.reported
         var writer = JSONWriter()
         error.write(to: &writer)
         var message = error.message

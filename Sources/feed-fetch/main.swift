@@ -103,16 +103,8 @@ do {
     tool.usageError(error.message)
 }
 
-/// The API base, from --base-url or FEED_BASE_URL; nil when neither is set.
-func baseURL() -> BaseURL? {
-    let option = arguments.value("--base-url") ?? ""
-    guard let text = option.isEmpty ? tool.environment["FEED_BASE_URL"] : option, !text.isEmpty else { return nil }
-    guard let base = BaseURL(text) else { tool.usageError("base URL '\(text)' is not an http(s) URL without query") }
-    return base
-}
-
 func requireBaseURL() -> BaseURL {
-    guard let base = baseURL() else { tool.usageError("nothing to fetch: give URLs, input, or --base-url (or FEED_BASE_URL)") }
+    guard let base = tool.baseURL() else { tool.usageError("nothing to fetch: give URLs, input, or --base-url (or FEED_BASE_URL)") }
     return base
 }
 
@@ -155,18 +147,18 @@ func readStandardInput() {
                 return
             }
             guard let node = document.member(document.root, "url"), let url = document.string(node) else {
-                fetcher.fail(ErrorRecord(.invalidData, "stdin:\(number): record has no url"))
+                fetcher.fail(ErrorRecord(.invalidData, "record has no url", line: number))
                 return
             }
             guard Identifiers.isHTTPURL(url) else {
-                fetcher.fail(ErrorRecord(.invalidData, "stdin:\(number): url is not an http(s) URL", context: [.init("url", url)]))
+                fetcher.fail(ErrorRecord(.invalidData, "url is not an http(s) URL", context: [.init("url", url)], line: number))
                 return
             }
             fetcher.fetch(url)
         } else {
             let text = String(decoding: line, as: UTF8.self).trimmingWhitespace()
             guard Identifiers.isHTTPURL(text) else {
-                fetcher.fail(ErrorRecord(.invalidData, "stdin:\(number): not an http(s) URL or a record with a url"))
+                fetcher.fail(ErrorRecord(.invalidData, "not an http(s) URL or a record with a url", line: number))
                 return
             }
             fetcher.fetch(text)

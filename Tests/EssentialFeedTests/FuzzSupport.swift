@@ -354,7 +354,7 @@ enum MappedOutcome: Equatable, CustomStringConvertible {
         switch self {
         case let .record(text): return text
         case let .passed(text, kind): return "passed(\(kind.rawValue)) \(text)"
-        case let .failure(error): return "ERROR \(error.kind.rawValue) \(error.message)"
+        case let .failure(error): return "ERROR \(error.kind.rawValue) \(error.located)"
         }
     }
 
@@ -399,7 +399,7 @@ enum FuzzMapping {
             do throws(ErrorRecord) {
                 return try records(kind, try Response(record: document))
             } catch {
-                return [.failure(ErrorRecord(error.kind, "stdin:\(number): " + error.message, context: error.context))]
+                return [.failure(error.on(line: number))]
             }
         } catch {
             return [.failure(error)]
@@ -427,7 +427,7 @@ enum FuzzMapping {
         do throws(ErrorRecord) {
             return try records(kind, Response(url: nil, status: 200, body: .bytes(payload)))
         } catch {
-            return [.failure(ErrorRecord(error.kind, "stdin: " + error.message, context: error.context))]
+            return [.failure(error.on(line: 0))]
         }
     }
 

@@ -227,19 +227,19 @@ final class FuzzTests: XCTestCase {
             }
             checkFailure(streamed, index, input, run)
             let expected = "stdin:1: \(error)"
-            if streamed.message != expected {
+            if streamed.located != expected {
                 // At the end of the text the stream reader meets the newline
                 // of the line instead: the same fault, named from there.
                 if error.offset == input.count || error.reason.hasPrefix("unexpected end") {
-                    run.note("message_differs_end_of_line", example: "tape: \(expected) | stream: \(streamed.message)")
+                    run.note("message_differs_end_of_line", example: "tape: \(expected) | stream: \(streamed.located)")
                 } else {
-                    run.fail(index, input, "different syntax errors:\n  tape:   \(expected)\n  stream: \(streamed.message)")
+                    run.fail(index, input, "different syntax errors:\n  tape:   \(expected)\n  stream: \(streamed.located)")
                 }
             }
         case let .success(document):
             run.accepted += 1
             if blank { return run.fail(index, input, "the tape parser accepts a blank line") }
-            if let streamed { return run.fail(index, input, "the stream reader rejects what the tape parser accepts: \(streamed.message)") }
+            if let streamed { return run.fail(index, input, "the stream reader rejects what the tape parser accepts: \(streamed.located)") }
             checkReemitted(document, index, input, run)
             if capture {
                 guard let again = try? JSONParser.parse(captured) else {
@@ -269,18 +269,18 @@ final class FuzzTests: XCTestCase {
         case (.success, nil):
             break
         case let (.success, streamed?):
-            run.fail(index, input, "document mode: the stream reader rejects what the tape parser accepts: \(streamed.message)")
+            run.fail(index, input, "document mode: the stream reader rejects what the tape parser accepts: \(streamed.located)")
         case let (.failure(error), nil):
             run.fail(index, input, "document mode: the stream reader accepts what the tape parser rejects (\(error))")
         case let (.failure(error), streamed?):
             checkFailure(streamed, index, input, run)
-            let expected = "stdin:0: \(error)"
-            guard streamed.message != expected else { return }
-            if streamed.message.hasPrefix("stdin:0: invalid JSON at byte \(error.offset + 1): unexpected end"), error.reason.hasPrefix("unexpected end") {
+            let expected = "stdin: \(error)"
+            guard streamed.located != expected else { return }
+            if streamed.located.hasPrefix("stdin: invalid JSON at byte \(error.offset + 1): unexpected end"), error.reason.hasPrefix("unexpected end") {
                 // The same place, worded from the container ("unterminated array") rather than the value expected.
-                run.note("message_differs_end_of_text_reason", example: "tape: \(expected) | stream: \(streamed.message)")
+                run.note("message_differs_end_of_text_reason", example: "tape: \(expected) | stream: \(streamed.located)")
             } else {
-                run.fail(index, input, "document mode: different syntax errors:\n  tape:   \(expected)\n  stream: \(streamed.message)")
+                run.fail(index, input, "document mode: different syntax errors:\n  tape:   \(expected)\n  stream: \(streamed.located)")
             }
         }
     }
@@ -353,9 +353,9 @@ final class FuzzTests: XCTestCase {
 
         if Self.same(expected, got) {
             for (want, have) in zip(expected, got) {
-                if case let (.failure(a), .failure(b)) = (want, have), a.message != b.message {
-                    let category = Self.messageDifference(a.message, b.message)
-                    run.note(category, example: "document: \(a.message) | streaming: \(b.message) | input: \(FuzzRun.describe(Array(input.prefix(160))))")
+                if case let (.failure(a), .failure(b)) = (want, have), a.located != b.located {
+                    let category = Self.messageDifference(a.located, b.located)
+                    run.note(category, example: "document: \(a.located) | streaming: \(b.located) | input: \(FuzzRun.describe(Array(input.prefix(160))))")
                 }
             }
             return
@@ -373,7 +373,7 @@ final class FuzzTests: XCTestCase {
                 // A line past the stream reader's keep limit (1 MiB) is passed on as a short error record of its kind.
                 return k == l && (a == b || (a.utf8.count > 1 << 20 && b.contains("too long to pass through")))
             case let (.failure(a), .failure(b)):
-                return a.kind == b.kind && linePrefix(a.message) == linePrefix(b.message)
+                return a.kind == b.kind && a.line == b.line
             default: return false
             }
         }
@@ -422,8 +422,7 @@ final class FuzzTests: XCTestCase {
             image = try FeedImage(record: document)
         } catch {
             run.rejected += 1
-            let message = "stdin:1: " + error.message
-            return checkFailure(ErrorRecord(error.kind, message), index, input, run)
+            return checkFailure(error.on(line: 1), index, input, run)
         }
         run.accepted += 1
         writer.reset()
@@ -444,17 +443,11 @@ final class FuzzTests: XCTestCase {
     private func checkFailure(_ error: ErrorRecord, _ index: Int, _ input: [UInt8], _ run: FuzzRun) {
         if error.kind != .invalidData {
             run.fail(index, input, "a failure of kind \(error.kind.rawValue), not invalid_data: \(error.message)")
-        } else if !error.message.hasPrefix("stdin:") {
-            run.fail(index, input, "a message that does not start with stdin: \(error.message.debugDescription)")
+        } else if error.line == nil {
+            run.fail(index, input, "a failure that names no input line: \(error.message.debugDescription)")
         } else if error.message.contains(where: { $0.isNewline }) {
             run.fail(index, input, "a message of more than one line: \(error.message.debugDescription)")
         }
-    }
-
-    /// `stdin:3:` of `stdin:3: reason`; `stdin:` of `stdin: reason`.
-    private static func linePrefix(_ message: String) -> Substring {
-        let afterSource = message.dropFirst("stdin:".count)
-        return message.prefix("stdin:".count + afterSource.prefix { $0.isNumber }.count)
     }
 
     private static func summary(_ outcomes: [MappedOutcome]) -> String {

@@ -91,7 +91,7 @@ final class ItemRulesTests: XCTestCase {
         func commit() {}
         func discard() {}
         func passThrough(_ line: ArraySlice<UInt8>, kind: ErrorKind) {}
-        func fail(_ error: ErrorRecord) { failure = error.message }
+        func fail(_ error: ErrorRecord) { failure = error.located }
     }
 
     private func streamed(_ input: String, _ kind: ResponseKind, raw: Bool) -> String {

@@ -20,7 +20,7 @@ final class StreamingResponseMapperTests: XCTestCase {
             passed.append((String(decoding: line, as: UTF8.self), kind))
             lines.append(String(decoding: line, as: UTF8.self))
         }
-        func fail(_ error: ErrorRecord) { errors.append(error); lines.append("ERROR " + error.message) }
+        func fail(_ error: ErrorRecord) { errors.append(error); lines.append("ERROR " + error.located) }
     }
 
     private func stream(_ input: String, _ kind: StreamingResponseMapper.Kind, chunk: Int = 65_536, raw: Bool = false) -> Sink {
@@ -103,14 +103,14 @@ final class StreamingResponseMapperTests: XCTestCase {
 
     func test_streaming_namesTheLineAndItemOfAnInvalidResponse() {
         let sink = stream("\n" + feedCorpus[0] + "\n" + feedCorpus[4] + "\n", .feed)
-        XCTAssertEqual(sink.errors.map(\.message), ["stdin:3: feed item 1: id is not a UUID"])
+        XCTAssertEqual(sink.errors.map(\.located), ["stdin:3: feed item 1: id is not a UUID"])
         XCTAssertEqual(sink.errors.first?.kind, .invalidData)
         XCTAssertEqual(sink.lines.count, 3)
     }
 
     func test_streaming_reportsSyntaxErrorsWithTheirLineAndByteAndGoesOn() {
         let sink = stream("{\"status\":200,,}\n" + feedCorpus[1] + "\n", .feed)
-        XCTAssertEqual(sink.errors.map(\.message), ["stdin:1: invalid JSON at byte 15: expected a string key"])
+        XCTAssertEqual(sink.errors.map(\.located), ["stdin:1: invalid JSON at byte 15: expected a string key"])
         let document = try? JSONParser.parse("{\"status\":200,,}")
         XCTAssertNil(document, "the document parser rejects it too")
     }
@@ -127,7 +127,7 @@ final class StreamingResponseMapperTests: XCTestCase {
 
     func test_streaming_reportsATruncatedLastLine() {
         let sink = stream(feedCorpus[1], .feed)
-        XCTAssertEqual(sink.errors.map(\.message), ["stdin:1: truncated line (no newline at end of input)"])
+        XCTAssertEqual(sink.errors.map(\.located), ["stdin:1: truncated line (no newline at end of input)"])
         XCTAssertEqual(sink.lines.count, 1)
     }
 
@@ -191,10 +191,10 @@ extension StreamingResponseMapperTests {
     func test_streaming_aNumberAtTheEndOfTheStreamIsReportedAtTheEnd() {
         for chunk in [1, 3, 16, 65_536] {
             let raw = stream(#"{"items":[],"x":0"#, .feed, chunk: chunk, raw: true)
-            XCTAssertEqual(raw.errors.map(\.message), ["stdin: invalid JSON at byte 18: unexpected end: unterminated object"], "chunk \(chunk)")
+            XCTAssertEqual(raw.errors.map(\.located), ["stdin: invalid JSON at byte 18: unexpected end: unterminated object"], "chunk \(chunk)")
             let lines = stream("{\"status\":200,\"body\":{\"items\":[]}}\n{\"status\":200,\"x\":12", .feed, chunk: chunk)
             XCTAssertEqual(lines.errors.count, 1, "chunk \(chunk)")
-            XCTAssertTrue(lines.errors.first?.message.hasPrefix("stdin:2: ") ?? false, lines.errors.first?.message ?? "")
+            XCTAssertTrue(lines.errors.first?.located.hasPrefix("stdin:2: ") ?? false, lines.errors.first?.located ?? "")
         }
     }
 }

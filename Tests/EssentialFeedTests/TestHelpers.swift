@@ -125,3 +125,12 @@ func uuid(_ text: String, file: StaticString = #filePath, line: UInt = #line) ->
     }
     return id
 }
+
+extension ErrorRecord {
+    /// The message as the tools show it, after the input line it is about
+    /// (`stdin:3: reason`, `stdin: reason` for a whole document).
+    var located: String {
+        guard let line else { return message }
+        return (line == 0 ? "stdin: " : "stdin:\(line): ") + message
+    }
+}

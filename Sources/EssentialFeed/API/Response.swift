@@ -10,6 +10,9 @@ public struct Response: Sendable {
     public var status: Int
     /// The body's JSON document and the node of the body value in it.
     public var body: Body
+    /// The URL that answered, when redirects were followed: written as
+    /// `final_url` after `status`.
+    public var finalURL: String?
 
     public enum Body: Sendable {
         /// The body was JSON: the value sits at `node` of `document`.
@@ -18,10 +21,11 @@ public struct Response: Sendable {
         case bytes([UInt8])
     }
 
-    public init(url: String?, status: Int, body: Body) {
+    public init(url: String?, status: Int, body: Body, finalURL: String? = nil) {
         self.url = url
         self.status = status
         self.body = body
+        self.finalURL = finalURL
     }
 
     /// Reads a response record. Throws `invalid_data` naming what is wrong.
@@ -71,21 +75,22 @@ public struct Response: Sendable {
         writer.beginObject()
         writer.member("url", url)
         writer.member("status", status)
+        writer.member("final_url", finalURL)
         switch body {
         case let .json(document, node):
             writer.member("body", document, node)
         case let .bytes(bytes):
-            writer.member("body_base64", Data(bytes).base64EncodedString())
+            writer.member("body_base64", Base64.encode(bytes))
         }
         writer.endObject()
     }
 
     /// Builds a response record from raw body bytes: JSON when the bytes parse
     /// as JSON, else base64.
-    public static func fromBody(url: String?, status: Int, bytes: [UInt8]) -> Response {
+    public static func fromBody(url: String?, status: Int, bytes: [UInt8], finalURL: String? = nil) -> Response {
         if let document = try? JSONParser.parse(bytes) {
-            return Response(url: url, status: status, body: .json(document, node: document.root))
+            return Response(url: url, status: status, body: .json(document, node: document.root), finalURL: finalURL)
         }
-        return Response(url: url, status: status, body: .bytes(bytes))
+        return Response(url: url, status: status, body: .bytes(bytes), finalURL: finalURL)
     }
 }

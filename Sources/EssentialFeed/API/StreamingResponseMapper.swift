@@ -67,7 +67,7 @@ public struct StreamingResponseMapper {
     private mutating func mapLine(_ reader: inout JSONStreamReader, into sink: any MappedRecordSink) throws(ErrorRecord) {
         let line = reader.lineNumber
         guard try reader.peekKind() == .object else {
-            throw ErrorRecord(.invalidData, "stdin:\(line): not a JSON object")
+            throw ErrorRecord(.invalidData, "not a JSON object", line: line)
         }
         try reader.beginObject()
         var url: String?
@@ -151,18 +151,18 @@ public struct StreamingResponseMapper {
         guard let status, !statusInvalid else {
             discard(sink)
             let what = statusInvalid ? "status is not an HTTP status code" : "not a response record: no status"
-            throw ErrorRecord(.invalidData, "stdin:\(line): \(what)", context: context(url))
+            throw ErrorRecord(.invalidData, "\(what)", context: context(url), line: line)
         }
         guard let streamed else {
             discard(sink)
             switch base64 {
             case .absent:
-                throw ErrorRecord(.invalidData, "stdin:\(line): not a response record: no body or body_base64", context: context(url))
+                throw ErrorRecord(.invalidData, "not a response record: no body or body_base64", context: context(url), line: line)
             case .notString:
-                throw ErrorRecord(.invalidData, "stdin:\(line): body_base64 is not base64", context: context(url))
+                throw ErrorRecord(.invalidData, "body_base64 is not base64", context: context(url), line: line)
             case let .text(text):
                 guard let bytes = Base64.decode(text) else {
-                    throw ErrorRecord(.invalidData, "stdin:\(line): body_base64 is not base64", context: context(url))
+                    throw ErrorRecord(.invalidData, "body_base64 is not base64", context: context(url), line: line)
                 }
                 try mapKept(Response(url: url, status: status, body: .bytes(bytes)), line: line, into: sink)
                 return
@@ -170,14 +170,14 @@ public struct StreamingResponseMapper {
         }
         guard kind.accepts(status) else {
             discard(sink)
-            throw ErrorRecord(.invalidData, "stdin:\(line): \(MappingRejection.status(status).message(kind))", context: context(url))
+            throw ErrorRecord(.invalidData, "\(MappingRejection.status(status).message(kind))", context: context(url), line: line)
         }
         switch streamed {
         case .success:
             commit(sink)
         case let .failure(rejection):
             discard(sink)
-            throw ErrorRecord(.invalidData, "stdin:\(line): \(rejection.message(kind))", context: context(url))
+            throw ErrorRecord(.invalidData, "\(rejection.message(kind))", context: context(url), line: line)
         }
     }
 
@@ -211,7 +211,6 @@ public struct StreamingResponseMapper {
 
     /// Maps a body kept whole, through the document mappers.
     private func mapKept(_ response: Response, line: Int?, into sink: any MappedRecordSink) throws(ErrorRecord) {
-        let prefix = line.map { "stdin:\($0): " } ?? "stdin: "
         do throws(ErrorRecord) {
             var writer = JSONWriter()
             switch kind {
@@ -235,7 +234,7 @@ public struct StreamingResponseMapper {
             commit(sink)
         } catch {
             discard(sink)
-            throw ErrorRecord(error.kind, prefix + error.message, context: error.context)
+            throw error.on(line: line ?? 0)
         }
     }
 
@@ -245,17 +244,17 @@ public struct StreamingResponseMapper {
     public mutating func mapDocument(_ reader: inout JSONStreamReader, into sink: any MappedRecordSink) throws(ErrorRecord) {
         reader.multiline = true
         do throws(ErrorRecord) {
-            guard try reader.peek() != nil else { throw ErrorRecord(.invalidData, "stdin: body is not JSON: empty input") }
+            guard try reader.peek() != nil else { throw ErrorRecord(.invalidData, "body is not JSON: empty input") }
             let result = try mapBody(&reader, into: sink)
             try reader.finishDocument()
             switch result {
             case .success: commit(sink)
-            case let .failure(rejection): throw ErrorRecord(.invalidData, "stdin: \(rejection.message(kind))")
+            case let .failure(rejection): throw ErrorRecord(.invalidData, rejection.message(kind))
             }
         } catch {
             discard(sink)
-            let message = error.message.hasPrefix("stdin") ? error.message : "stdin: " + error.message
-            sink.fail(ErrorRecord(error.kind, message.replacingFirst("stdin:0: ", with: "stdin: "), context: error.context))
+            // About the whole input, read as one document.
+            sink.fail(error.on(line: 0))
         }
     }
 
@@ -398,68 +397,5 @@ public struct StreamingResponseMapper {
 
     static func integer(_ text: [UInt8]) -> Int? {
         text.withUnsafeBufferPointer { JSONEscapes.integer($0) }
-    }
-}
-
-extension String {
-    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
-        hasPrefix(target) ? replacement + dropFirst(target.count) : self
-    }
-}
-
-/// Base64 without Foundation's JSON stack (RFC 4648, padding optional).
-public enum Base64 {
-    /// Encodes `bytes` with padding.
-    public static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var i = 0
-        while i < bytes.count {
-            let n = min(3, bytes.count - i)
-            var chunk = UInt32(bytes[i]) << 16
-            if n > 1 { chunk |= UInt32(bytes[i + 1]) << 8 }
-            if n > 2 { chunk |= UInt32(bytes[i + 2]) }
-            for k in 0..<4 {
-                out.append(k <= n ? alphabet[Int((chunk >> UInt32(18 - 6 * k)) & 0x3F)] : UInt8(ascii: "="))
-            }
-            i += 3
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    public static func decode(_ text: String) -> [UInt8]? {
-        decode(Array(text.utf8))
-    }
-
-    /// Decodes base64 text given as UTF-8 bytes.
-    public static func decode(_ text: [UInt8]) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for c in text {
-            let v: UInt32
-            switch c {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(c - UInt8(ascii: "a") + 26)
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(c - UInt8(ascii: "0") + 52)
-            case UInt8(ascii: "+"): v = 62
-            case UInt8(ascii: "/"): v = 63
-            case UInt8(ascii: "="): padding += 1; continue
-            default: return nil
-            }
-            guard padding == 0 else { return nil }
-            accumulator = accumulator << 6 | v
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8((accumulator >> UInt32(bits)) & 0xFF))
-            }
-        }
-        // As strict as Foundation's default: whole quanta of four characters.
-        guard padding <= 2, text.count % 4 == 0 else { return nil }
-        return out
     }
 }

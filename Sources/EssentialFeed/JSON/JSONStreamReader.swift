@@ -131,7 +131,7 @@ public struct JSONStreamReader {
         let offset = consumed + (index ?? position) - lineOrigin
         let atEnd = (index ?? position) >= end && atEOF
         let error = JSONSyntaxError(offset: offset, reason: atEnd ? "unexpected end: \(reason)" : reason)
-        return ErrorRecord(.invalidData, "stdin:\(lineNumber): \(error)")
+        return ErrorRecord(.invalidData, "\(error)", line: lineNumber)
     }
 
     // MARK: Lines
@@ -170,7 +170,7 @@ public struct JSONStreamReader {
         while true {
             if position == end {
                 guard try refill() != nil else {
-                    throw ErrorRecord(.invalidData, "stdin:\(lineNumber): truncated line (no newline at end of input)")
+                    throw RecordLine.truncated(lineNumber: lineNumber)
                 }
             }
             let c = buffer[position]

@@ -28,6 +28,10 @@ public struct ErrorRecord: Equatable, Sendable, Error {
     public var message: String
     /// Extra string fields, written after `message` in this order (e.g. `url`).
     public var context: [Field]
+    /// The input line the failure is about, when a reader met it there (0:
+    /// input read as one document). The core only carries it; the command
+    /// line names the input it came from (FeedCLI's `stdin:N:`).
+    public var line: Int?
 
     public struct Field: Equatable, Sendable {
         public var key: String
@@ -38,10 +42,18 @@ public struct ErrorRecord: Equatable, Sendable, Error {
         }
     }
 
-    public init(_ kind: ErrorKind, _ message: String, context: [Field] = []) {
+    public init(_ kind: ErrorKind, _ message: String, context: [Field] = [], line: Int? = nil) {
         self.kind = kind
         self.message = message
         self.context = context
+        self.line = line
+    }
+
+    /// The same failure, about input line `line` unless it names one already.
+    public func on(line: Int) -> ErrorRecord {
+        var located = self
+        if located.line == nil { located.line = line }
+        return located
     }
 
     /// Writes the record; the password of any URL in it is shown as `***`.

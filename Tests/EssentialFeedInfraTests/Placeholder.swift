@@ -1,2 +1,0 @@
-import XCTest
-final class EssentialFeedInfraTestsPlaceholder: XCTestCase { func test_placeholder() {} }

@@ -7,19 +7,6 @@ import Musl
 import Darwin
 #endif
 
-/// Someone who cleans up when the process is interrupted (the tools' signal
-/// handling): a store says when a temporary file of its own may exist, and
-/// when it no longer does, or what to undo while a write transaction runs.
-public protocol TemporaryFiles: AnyObject {
-    /// `path` may be created from now on; returns a token for `done`.
-    func mayCreate(_ path: String) -> Int
-    /// Until `done(token)`, an interrupt runs `cleanup` (e.g. rolling a
-    /// transaction back) before the process ends; returns the token.
-    func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> Int
-    /// The file of `token` is gone (renamed or removed), or its cleanup is no longer needed.
-    func done(_ token: Int)
-}
-
 /// Choosing and opening a store by path.
 public enum FeedStores {
     /// Seconds a store waits for another process's lock before failing with `.busy`.

@@ -31,6 +31,10 @@ public final class Output: @unchecked Sendable {
         buffer.reserveCapacity(threshold + 4096)
     }
 
+    /// Whether each record is written as soon as it is complete (standard
+    /// output is a terminal).
+    public var writesPerRecord: Bool { perRecord }
+
     /// Writes one record built by `build`, followed by a newline.
     public func record(_ build: (inout JSONWriter) -> Void) {
         lock.lock()

@@ -5,16 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// How the process was called: the arguments after the tool's name. The
-/// multi-call executable, called as `essential-feed TOOL ARGS`, sets them
-/// to ARGS before it runs the tool (at start-up, before any thread).
-public enum Invocation {
-    nonisolated(unsafe) public static var arguments = Array(CommandLine.arguments.dropFirst())
-}
-
-/// The version every tool reports.
-public let toolkitVersion = "0.1.0"
-
 /// What every tool shares: its name, usage, options, standard output,
 /// diagnostics and exit status. A tool's `main.swift` makes one, reads its
 /// input through it, and ends with `finish()`.
@@ -157,8 +147,11 @@ public final class Tool: @unchecked Sendable {
 
     /// Reads standard input line by line, flushing output before each wait.
     public func forEachLine(_ body: (ArraySlice<UInt8>, Int, Bool) throws -> Void) {
+        var lines = InputLines(flushing: output)
         do {
-            try LineInput().forEachLine(beforeBlocking: { output.flush() }, body)
+            while let (line, number, truncated) = try lines.next() {
+                try body(line, number, truncated)
+            }
         } catch let error as ErrorRecord {
             fail(error)
         } catch {

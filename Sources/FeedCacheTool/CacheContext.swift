@@ -81,7 +81,7 @@ struct CacheContext {
     /// Writes the cached feed, each record made straight from the store's row
     /// (memory stays bounded whatever the feed's size). When standard output
     /// can stall (a pipe, a socket, a terminal), the records go through a
-    /// spool (memory up to 4 MiB, then an unlinked temporary file) and are
+    /// spool (memory up to 2 MiB, twice while one is written, then an unlinked temporary file) and are
     /// written once the read transaction is over, so that a slow downstream
     /// never keeps the store's writers waiting; a damaged item then writes its
     /// error record alone. To a file or `/dev/null` they are written as the
@@ -95,17 +95,17 @@ struct CacheContext {
     private func writeCachedFeed() -> ErrorRecord? {
         var record: [UInt8] = []
         record.reserveCapacity(1024)
-        let spool = Self.outputCanStall ? Spool(tool: tool, memoryLimit: 4 << 20) : nil
+        let spool = Self.outputCanStall ? Spool(name: "feed-cache", environment: tool.environment, memoryLimit: 2 << 20) : nil
         let output = tool.output
         do throws(ErrorRecord) {
             let summary = try loader().load { (image) throws(ErrorRecord) in
                 record.removeAll(keepingCapacity: true)
                 image.appendRecord(to: &record)
-                if let spool { try spool.append(record) } else { output.line(record) }
+                if let spool { try spool.append(line: record) } else { output.line(record) }
             }
             switch summary {
             case .found:
-                try spool?.replay(to: output)
+                try spool?.write(to: output)
                 return nil
             case .empty:
                 return ErrorRecord(.notFound, "nothing cached in \(path)")
@@ -124,7 +124,7 @@ struct CacheContext {
     /// one's status. Nothing is written until the input has ended.
     func fallback() {
         tool.refuseTerminalInput()
-        let kept = Spool(tool: tool)
+        let kept = Spool(name: "feed-cache", environment: tool.environment, memoryLimit: 1 << 20)
         /// The input's failures, in order: error records read, and those of invalid lines.
         var failures: [(line: [UInt8], kind: ErrorKind, own: ErrorRecord?)] = []
         var keeping = true
@@ -150,14 +150,14 @@ struct CacheContext {
             }
             guard failures.isEmpty, keeping else { return }
             do throws(ErrorRecord) {
-                try kept.append(line)
+                try kept.append(line: line)
             } catch {
                 tool.diagnostics.error(error.message)
                 keeping = false
             }
         }
         if failures.isEmpty && keeping {
-            do throws(ErrorRecord) { try kept.replay(to: tool.output) } catch { tool.fail(error) }
+            do throws(ErrorRecord) { try kept.write(to: tool.output) } catch { tool.fail(error) }
             return
         }
         let reason = failures.first.map { $0.own?.message ?? "an error record" } ?? "the input could not be kept"

@@ -7,83 +7,6 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// Standard input as NDJSON lines, pulled one at a time (a save reads them
-/// inside its store transaction), in 64 KiB reads, holding no more than the
-/// current line and one read. Lines are counted as `LineFramer` counts them
-/// (blank ones included; a trailing `\r` removed). Standard output is
-/// flushed before each read.
-struct InputLines {
-    private var buffer: [UInt8] = []
-    /// Where the next line starts, and how far `buffer` holds bytes read.
-    private var start = 0
-    private var end = 0
-    private var ended = false
-    private var number = 0
-    private let output: Output
-    private static let readSize = 65_536
-
-    init(output: Output) {
-        self.output = output
-        buffer = [UInt8](repeating: 0, count: 2 * Self.readSize)
-    }
-
-    /// The next non-blank line, its number and whether it was cut off (the
-    /// last line, without a newline); nil at the end of the input.
-    mutating func next() throws(ErrorRecord) -> (line: ArraySlice<UInt8>, number: Int, truncated: Bool)? {
-        while true {
-            let newline: Int? = buffer.withUnsafeBufferPointer { p in
-                guard start < end, let found = memchr(p.baseAddress! + start, 0x0A, end - start) else { return nil }
-                return p.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
-            if let newline {
-                number += 1
-                var last = newline
-                if last > start && buffer[last - 1] == 0x0D { last -= 1 }
-                let line = buffer[start..<last]
-                start = newline + 1
-                if line.isBlank { continue }
-                return (line, number, false)
-            }
-            if ended {
-                guard start < end else { return nil }
-                number += 1
-                let rest = buffer[start..<end]
-                start = end
-                if rest.isBlank { return nil }
-                return (rest, number, true)
-            }
-            try fill()
-        }
-    }
-
-    /// Reads more input after the bytes still held (moved to the front).
-    private mutating func fill() throws(ErrorRecord) {
-        if start > 0 {
-            let held = end - start
-            if held > 0 {
-                buffer.withUnsafeMutableBufferPointer { p in
-                    _ = memmove(p.baseAddress!, p.baseAddress! + start, held)
-                }
-            }
-            start = 0
-            end = held
-        }
-        if buffer.count - end < Self.readSize {
-            buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, Self.readSize)))
-        }
-        output.flush()
-        while true {
-            let n = buffer.withUnsafeMutableBufferPointer { p in read(0, p.baseAddress! + end, p.count - end) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ErrorRecord(.store, "cannot read standard input: \(Descriptor.describe(errno))")
-            }
-            if n == 0 { ended = true } else { end += n }
-            return
-        }
-    }
-}
-
 /// The feed image records a save reads, one at a time.
 ///
 /// Error records are written through at once and their kind noted; an
@@ -109,8 +32,8 @@ final class SaveInput {
 
     init(tool: Tool, tee: Bool) {
         self.tool = tool
-        lines = InputLines(output: tool.output)
-        spool = tee ? Spool(tool: tool) : nil
+        lines = InputLines(flushing: tool.output)
+        spool = tee ? Spool(name: "feed-cache", environment: tool.environment, memoryLimit: 1 << 20) : nil
     }
 
     /// Reads records ahead until about `limit` bytes of them are held, the
@@ -160,7 +83,7 @@ final class SaveInput {
             added = try CachedImageText.lending(image, to: add)
         }
         if added {
-            try spool?.append(record.document.bytes)
+            try spool?.append(line: record.document.bytes)
         } else {
             tool.diagnostics.debug("save: " + InputLocation.prefix(line: record.number) + "id \(Self.id(of: record.document)) is already in the feed; skipped")
         }
@@ -249,103 +172,10 @@ final class SaveInput {
     func writeOn() {
         guard let spool else { return }
         do throws(ErrorRecord) {
-            try spool.replay(to: tool.output)
+            try spool.write(to: tool.output)
         } catch {
             tool.fail(error)
         }
-    }
-}
-
-/// Lines kept until a transaction is over (`save --tee`, `load`): in memory
-/// up to a limit, then in an unlinked temporary file (in `$TMPDIR`, else
-/// `/tmp`), so that memory stays bounded whatever their size.
-final class Spool {
-    private let tool: Tool
-    private var memory: [UInt8] = []
-    private var file: Int32 = -1
-    private var spilled = 0
-    private let limit: Int
-
-    init(tool: Tool, memoryLimit: Int = 1 << 20) {
-        self.tool = tool
-        limit = memoryLimit
-        memory.reserveCapacity(min(memoryLimit, 64 << 10))
-    }
-
-    deinit {
-        if file >= 0 { close(file) }
-    }
-
-    func append<Line: Collection>(_ line: Line) throws(ErrorRecord) where Line.Element == UInt8 {
-        memory.append(contentsOf: line)
-        memory.append(0x0A)
-        if memory.count >= limit { try spill() }
-    }
-
-    private func spill() throws(ErrorRecord) {
-        if file < 0 {
-            let directory = tool.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-            var template = Array((directory + "/feed-cache.XXXXXX").utf8CString)
-            file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard file >= 0 else {
-                throw ErrorRecord(.store, "cannot create a temporary file in \(directory): \(Descriptor.describe(errno))")
-            }
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        }
-        let code = memory.withUnsafeBytes { Descriptor.writeAll(file, $0) }
-        guard code == 0 else { throw ErrorRecord(.store, "cannot write a temporary file: \(Descriptor.describe(code))") }
-        spilled += memory.count
-        memory.removeAll(keepingCapacity: true)
-    }
-
-    /// Writes every line kept, one record each, in order: line by line when
-    /// standard output is a terminal (each record flushed), else in blocks of
-    /// whole lines.
-    func replay(to output: Output) throws(ErrorRecord) {
-        let perLine = Descriptor.isTerminal(1)
-        // Each line kept ends in a newline and holds none. `pending`: the
-        // start of a line cut by the end of a read.
-        var pending: [UInt8] = []
-        func write(_ bytes: ArraySlice<UInt8>) {
-            guard let last = bytes.lastIndex(of: 0x0A) else {
-                pending.append(contentsOf: bytes)
-                return
-            }
-            var whole = bytes[bytes.startIndex...last]
-            if !pending.isEmpty {
-                let first = whole.firstIndex(of: 0x0A)!
-                pending.append(contentsOf: whole[...first])
-                emit(pending[...])
-                pending.removeAll(keepingCapacity: true)
-                whole = whole[(first + 1)...]
-            }
-            emit(whole)
-            pending.append(contentsOf: bytes[(last + 1)...])
-        }
-        /// Whole lines, each with its newline.
-        func emit(_ lines: ArraySlice<UInt8>) {
-            guard perLine else { return output.raw(lines) }
-            var start = lines.startIndex
-            while start < lines.endIndex, let newline = lines[start...].firstIndex(of: 0x0A) {
-                output.line(lines[start..<newline])
-                start = newline + 1
-            }
-        }
-        if spilled > 0 {
-            lseek(file, 0, SEEK_SET)
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
-            var left = spilled
-            while left > 0 {
-                let n = chunk.withUnsafeMutableBytes { read(file, $0.baseAddress, min($0.count, left)) }
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw ErrorRecord(.store, "cannot read a temporary file: \(Descriptor.describe(errno))") }
-                write(chunk[0..<n])
-                left -= n
-            }
-            spilled = 0
-        }
-        write(memory[...])
-        memory = []
     }
 }
 
@@ -368,7 +198,7 @@ final class ImageInput {
 
     init(tool: Tool) {
         self.tool = tool
-        lines = InputLines(output: tool.output)
+        lines = InputLines(flushing: tool.output)
     }
 
     /// The next valid image response's URL and data; nil at the end of the input.

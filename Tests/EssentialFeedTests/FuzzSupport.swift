@@ -406,18 +406,23 @@ enum FuzzMapping {
         }
     }
 
-    /// The reference for a whole NDJSON stream: lines framed by `LineFramer`,
-    /// blank lines skipped, a last line without its newline truncated.
+    /// The reference for a whole NDJSON stream: lines split at each newline
+    /// (one trailing carriage return removed), blank lines counted and
+    /// skipped, a last line without its newline truncated.
     static func reference(stream bytes: [UInt8], kind: StreamingResponseMapper.Kind) -> [MappedOutcome] {
-        var framer = LineFramer()
-        framer.append(bytes)
+        func isBlank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
         var out: [MappedOutcome] = []
-        while let line = framer.nextLine() {
-            if line.isBlank { continue }
-            out += reference(line: line, number: framer.lineNumber, kind: kind)
+        var start = 0
+        var number = 0
+        while let newline = bytes[start...].firstIndex(of: 0x0A) {
+            number += 1
+            var line = bytes[start..<newline]
+            if line.last == 0x0D { line = line.dropLast() }
+            start = newline + 1
+            if !isBlank(line) { out += reference(line: line, number: number, kind: kind) }
         }
-        if let rest = framer.finish(), !rest.isBlank {
-            out.append(.failure(RecordLine.truncated(lineNumber: framer.lineNumber)))
+        if start < bytes.count, !isBlank(bytes[start...]) {
+            out.append(.failure(RecordLine.truncated(lineNumber: number + 1)))
         }
         return out
     }

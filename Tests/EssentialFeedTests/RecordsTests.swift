@@ -86,11 +86,9 @@ final class RecordsTests: XCTestCase {
     }
 
     func test_recordLine_parsesASliceOfALargerBuffer() throws {
-        var framer = LineFramer()
-        framer.append(Array("{\"a\":1}\n{\"b\":2}\n".utf8))
-        _ = framer.nextLine()
-        let line = try XCTUnwrap(framer.nextLine())
-        let document = try noRecord { try RecordLine.parse(line, lineNumber: framer.lineNumber) }
+        let bytes = Array("{\"a\":1}\n{\"b\":2}\n".utf8)
+        let line = bytes[8..<15]
+        let document = try noRecord { try RecordLine.parse(line, lineNumber: 2) }
         XCTAssertEqual(document.member(0, "b").flatMap(document.int), 2)
     }
 

@@ -1,31 +1,7 @@
-/// Where a `JSONStreamReader` gets its bytes (standard input, or an array in tests).
-public protocol ByteSource {
-    /// Reads up to `buffer.count` bytes into `buffer`; 0 means the end of the stream.
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrorRecord) -> Int
-}
-
-/// An in-memory source, read in chunks of `chunkSize` (for tests).
-public struct ArrayByteSource: ByteSource {
-    let bytes: [UInt8]
-    let chunkSize: Int
-    var offset = 0
-
-    public init(_ bytes: [UInt8], chunkSize: Int = 65_536) {
-        self.bytes = bytes
-        self.chunkSize = max(1, chunkSize)
-    }
-
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrorRecord) -> Int {
-        let n = min(buffer.count, chunkSize, bytes.count - offset)
-        guard n > 0 else { return 0 }
-        bytes.withUnsafeBytes { all in
-            buffer.baseAddress!.copyMemory(from: all.baseAddress! + offset, byteCount: n)
-        }
-        offset += n
-        return n
-    }
-}
-
+// Over 400 lines, and one type: the reader's cursor, refills, line and
+// nesting state are one invariant that every method keeps; split across
+// files they would have to be exposed to each other. The grammar's pieces
+// it shares with the tape parser are in `JSONEscapes`.
 /// A pull parser over an NDJSON byte stream that never holds more than the
 /// token being read (plus the current line, while it is under 1 MiB).
 ///

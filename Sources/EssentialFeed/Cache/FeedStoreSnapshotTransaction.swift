@@ -1,0 +1,87 @@
+/// A transaction over a copy of a `FeedStoreSnapshot`. Call `commit()` when
+/// the body has returned to get the snapshot to keep.
+public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
+    public private(set) var snapshot: FeedStoreSnapshot
+    /// Whether anything was written.
+    public private(set) var hasChanges = false
+    private var feedChanged = false
+
+    public init(_ snapshot: FeedStoreSnapshot) {
+        self.snapshot = snapshot
+    }
+
+    public func retrieve() throws(ErrorRecord) -> CachedFeed? {
+        switch snapshot.cache {
+        case nil: return nil
+        case .success(let cached): return cached
+        case .failure(let error): throw error
+        }
+    }
+
+    public func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? {
+        try retrieve().map { CachedFeedHeader(timestamp: $0.timestamp, count: $0.feed.count) }
+    }
+
+    public func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        guard let cached = try retrieve() else { return }
+        for image in cached.feed { try CachedImageText.lending(image, to: body) }
+    }
+
+    public func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
+        snapshot.imageData[url]
+    }
+
+    public func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+        Set(snapshot.imageData.keys)
+    }
+
+    public func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
+        writer = nil
+        snapshot.cache = .success(CachedFeed(feed: feed, timestamp: timestamp))
+        hasChanges = true
+        feedChanged = true
+    }
+
+    /// The writer of the feed being written, if any.
+    private var writer: SnapshotFeedWriter?
+
+    public func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
+        let kept = keepingCachedImages ? try retrieve()?.feed ?? [] : []
+        snapshot.cache = .success(CachedFeed(feed: kept, timestamp: timestamp))
+        hasChanges = true
+        feedChanged = true
+        let writer = SnapshotFeedWriter(self, ids: Set(kept.map(\.id)))
+        self.writer = writer
+        return writer
+    }
+
+    /// Appends `image` to the cached feed, in place.
+    func append(_ image: FeedImage, from writer: SnapshotFeedWriter) throws(ErrorRecord) {
+        guard writer === self.writer, case .success(var cached)? = snapshot.cache else {
+            throw ErrorRecord(.internal, "a feed writer was used after its feed was replaced")
+        }
+        snapshot.cache = nil  // so that the feed's storage is not shared, and grows in place
+        cached.feed.append(image)
+        snapshot.cache = .success(cached)
+    }
+
+    public func deleteCachedFeed() throws(ErrorRecord) {
+        writer = nil
+        guard snapshot.cache != nil else { return }
+        snapshot.cache = nil
+        hasChanges = true
+        feedChanged = true
+    }
+
+    public func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
+        snapshot.imageData[url] = data
+        hasChanges = true
+    }
+
+    /// The snapshot to keep: the writes, plus the image data rule when the
+    /// feed was inserted or deleted.
+    public func commit() -> FeedStoreSnapshot {
+        if feedChanged { snapshot.dropImageDataNotInFeed() }
+        return snapshot
+    }
+}

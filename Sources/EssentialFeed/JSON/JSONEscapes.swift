@@ -1,0 +1,116 @@
+enum JSONEscapes {
+    /// The integer written by `text` (an optional minus and digits only),
+    /// when it fits in `Int`.
+    static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        var negative = false
+        if text.first == UInt8(ascii: "-") { negative = true; i = 1 }
+        guard i < text.count else { return nil }
+        var value = 0
+        while i < text.count {
+            let d = text[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (s, o2) = negative ? m.subtractingReportingOverflow(Int(d)) : m.addingReportingOverflow(Int(d))
+            guard !o1, !o2 else { return nil }
+            value = s
+            i += 1
+        }
+        return value
+    }
+
+    /// The shape of a UTF-8 sequence led by `lead` (RFC 3629): how many
+    /// continuation bytes follow, and the range the first of them must lie
+    /// in (the others lie in 0x80...0xBF). Nil for a byte that cannot lead.
+    @inline(__always)
+    static func utf8Sequence(_ lead: UInt8) -> (continuations: Int, low: UInt8, high: UInt8)? {
+        switch lead {
+        case 0xC2...0xDF: return (1, 0x80, 0xBF)
+        case 0xE0: return (2, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE, 0xEF: return (2, 0x80, 0xBF)
+        case 0xED: return (2, 0x80, 0x9F)
+        case 0xF0: return (3, 0x90, 0xBF)
+        case 0xF1...0xF3: return (3, 0x80, 0xBF)
+        case 0xF4: return (3, 0x80, 0x8F)
+        default: return nil
+        }
+    }
+
+    /// Decodes the validated escaped content `bytes[start..<end]` of a string.
+    static func unescape(_ bytes: [UInt8], _ start: Int, _ end: Int, into out: inout [UInt8]) {
+        guard start < end else { return }
+        bytes.withUnsafeBufferPointer { unescape($0.baseAddress!, start, end, into: &out) }
+    }
+
+    /// Decodes the validated escaped content `bytes[start..<end]` of a string.
+    static func unescape(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into out: inout [UInt8]) {
+        var i = start
+        while i < end {
+            let b = bytes[i]
+            guard b == UInt8(ascii: "\\") else { out.append(b); i += 1; continue }
+            let e = bytes[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(bytes, i)
+                i += 4
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    // Validation guarantees a low surrogate escape follows.
+                    let low = hex4(bytes, i + 2)
+                    i += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                appendUTF8(UInt32(scalar), to: &out)
+            default: out.append(e)  // " \ /
+            }
+        }
+    }
+
+    static func hex4(_ bytes: UnsafePointer<UInt8>, _ i: Int) -> Int {
+        var v = 0
+        for k in 0..<4 { v = v << 4 | hexValue(bytes[i + k]) }
+        return v
+    }
+
+    @inline(__always)
+    static func hexValue(_ c: UInt8) -> Int {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(c - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(c - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(c - UInt8(ascii: "A") + 10)
+        default: return -1
+        }
+    }
+
+    static func appendUTF8(_ v: UInt32, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { room in
+            let count = encodeUTF8(v, to: room.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: room[0..<count]))
+        }
+    }
+
+    /// Writes the UTF-8 encoding of scalar `v` at `w`; returns its length (1 to 4).
+    @inline(__always)
+    static func encodeUTF8(_ v: UInt32, to w: UnsafeMutablePointer<UInt8>) -> Int {
+        switch v {
+        case 0..<0x80:
+            w[0] = UInt8(v)
+            return 1
+        case 0x80..<0x800:
+            w[0] = UInt8(0xC0 | (v >> 6)); w[1] = UInt8(0x80 | (v & 0x3F))
+            return 2
+        case 0x800..<0x10000:
+            w[0] = UInt8(0xE0 | (v >> 12)); w[1] = UInt8(0x80 | ((v >> 6) & 0x3F)); w[2] = UInt8(0x80 | (v & 0x3F))
+            return 3
+        default:
+            w[0] = UInt8(0xF0 | (v >> 18)); w[1] = UInt8(0x80 | ((v >> 12) & 0x3F))
+            w[2] = UInt8(0x80 | ((v >> 6) & 0x3F)); w[3] = UInt8(0x80 | (v & 0x3F))
+            return 4
+        }
+    }
+}

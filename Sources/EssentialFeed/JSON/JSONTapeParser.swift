@@ -1,0 +1,236 @@
+struct JSONTapeParser {
+    let p: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var i = 0
+    var stack: [Int] = []
+
+    init(p: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.p = p
+        self.maxDepth = maxDepth
+    }
+
+    typealias Node = JSONDocument.Node
+
+    mutating func run(_ nodes: inout [Node]) throws(JSONSyntaxError) {
+        skipWhitespace()
+        try value(&nodes)
+        while let top = stack.last {
+            skipWhitespace()
+            let isObject = nodes[top].kind == .object
+            let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            guard i < p.count else { throw fail(isObject ? "unterminated object" : "unterminated array") }
+            let c = p[i]
+            if c == closer {
+                i += 1
+                nodes[top].end = nodes.count
+                stack.removeLast()
+                continue
+            }
+            if nodes[top].count > 0 {
+                guard c == UInt8(ascii: ",") else {
+                    throw fail(isObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array")
+                }
+                i += 1
+                skipWhitespace()
+            }
+            nodes[top].count += 1
+            if isObject {
+                guard i < p.count, p[i] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+                try string(&nodes)
+                skipWhitespace()
+                guard i < p.count, p[i] == UInt8(ascii: ":") else { throw fail("expected ':' after key") }
+                i += 1
+                skipWhitespace()
+            }
+            try value(&nodes)
+        }
+        skipWhitespace()
+        if i < p.count { throw fail("unexpected data after the value") }
+    }
+
+    func fail(_ reason: String) -> JSONSyntaxError {
+        if i >= p.count { return JSONSyntaxError(offset: i, reason: reason == "unexpected end" ? reason : "unexpected end: \(reason)") }
+        return JSONSyntaxError(offset: i, reason: reason)
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while i < p.count {
+            switch p[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default: return
+            }
+        }
+    }
+
+    /// Parses a scalar, or opens a container and leaves its body to `run`.
+    mutating func value(_ nodes: inout [Node]) throws(JSONSyntaxError) {
+        guard i < p.count else { throw fail("expected a value") }
+        switch p[i] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard stack.count < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
+            let kind: JSONDocument.Kind = p[i] == UInt8(ascii: "{") ? .object : .array
+            stack.append(nodes.count)
+            nodes.append(Node(kind: kind, escaped: false, start: i, end: 0, count: 0))
+            i += 1
+        case UInt8(ascii: "\""):
+            try string(&nodes)
+        case UInt8(ascii: "t"):
+            try literal("true", .true, &nodes)
+        case UInt8(ascii: "f"):
+            try literal("false", .false, &nodes)
+        case UInt8(ascii: "n"):
+            try literal("null", .null, &nodes)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try number(&nodes)
+        default:
+            throw fail("unexpected \(describe(p[i]))")
+        }
+    }
+
+    func describe(_ c: UInt8) -> String {
+        if c >= 0x21 && c < 0x7F { return "character '\(Character(Unicode.Scalar(c)))'" }
+        let hex = String(c, radix: 16, uppercase: true)
+        return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
+    }
+
+    mutating func literal(_ word: StaticString, _ kind: JSONDocument.Kind, _ nodes: inout [Node]) throws(JSONSyntaxError) {
+        let start = i
+        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        for c in w {
+            guard i < p.count, p[i] == c else {
+                i = start
+                throw fail("invalid literal (expected \(word))")
+            }
+            i += 1
+        }
+        nodes.append(Node(kind: kind, escaped: false, start: start, end: i, count: 0))
+    }
+
+    mutating func number(_ nodes: inout [Node]) throws(JSONSyntaxError) {
+        let start = i
+        if p[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < p.count else { throw fail("expected a digit") }
+        if p[i] == UInt8(ascii: "0") {
+            i += 1
+            if i < p.count, isDigit(p[i]) { throw fail("leading zero in number") }
+        } else if isDigit(p[i]) {
+            while i < p.count, isDigit(p[i]) { i += 1 }
+        } else {
+            throw fail("expected a digit")
+        }
+        if i < p.count, p[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < p.count, isDigit(p[i]) else { throw fail("expected a digit after '.'") }
+            while i < p.count, isDigit(p[i]) { i += 1 }
+        }
+        if i < p.count, p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < p.count, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < p.count, isDigit(p[i]) else { throw fail("expected a digit in exponent") }
+            while i < p.count, isDigit(p[i]) { i += 1 }
+        }
+        nodes.append(Node(kind: .number, escaped: false, start: start, end: i, count: 0))
+    }
+
+    @inline(__always)
+    func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
+
+    /// Parses a string starting at its opening quote.
+    mutating func string(_ nodes: inout [Node]) throws(JSONSyntaxError) {
+        i += 1
+        let start = i
+        var escaped = false
+        while true {
+            // Fast path over plain ASCII.
+            while i < p.count {
+                let c = p[i]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { break }
+                i += 1
+            }
+            guard i < p.count else { throw fail("unterminated string") }
+            let c = p[i]
+            if c == UInt8(ascii: "\"") {
+                nodes.append(Node(kind: .string, escaped: escaped, start: start, end: i, count: 0))
+                i += 1
+                return
+            } else if c == UInt8(ascii: "\\") {
+                escaped = true
+                try escape()
+            } else if c < 0x20 {
+                throw fail("control character \(describe(c)) in string (must be escaped)")
+            } else {
+                try multibyte()
+            }
+        }
+    }
+
+    mutating func escape() throws(JSONSyntaxError) {
+        i += 1
+        guard i < p.count else { throw fail("unterminated string") }
+        switch p[i] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            i += 1
+        case UInt8(ascii: "u"):
+            let at = i - 1
+            let unit = try hex4()
+            if unit >= 0xDC00 && unit < 0xE000 {
+                i = at
+                throw fail("lone low surrogate \\u\(String(unit, radix: 16, uppercase: true)) in string")
+            }
+            if unit >= 0xD800 && unit < 0xDC00 {
+                guard i + 1 < p.count, p[i] == UInt8(ascii: "\\"), p[i + 1] == UInt8(ascii: "u") else {
+                    i = at
+                    throw fail("lone high surrogate \\u\(String(unit, radix: 16, uppercase: true)) in string")
+                }
+                i += 1
+                let low = try hex4()
+                guard low >= 0xDC00 && low < 0xE000 else {
+                    i = at
+                    throw fail("high surrogate not followed by a low surrogate in string")
+                }
+            }
+        default:
+            let c = p[i]
+            // Name an unprintable byte by value so the message stays on one line.
+            throw fail(c >= 0x21 && c < 0x7F ? "invalid escape \\\(Character(Unicode.Scalar(c)))" : "invalid escape: backslash before \(describe(c))")
+        }
+    }
+
+    /// Reads `uXXXX` at `i` (pointing at `u`) and returns the code unit.
+    mutating func hex4() throws(JSONSyntaxError) -> Int {
+        i += 1
+        var v = 0
+        for _ in 0..<4 {
+            guard i < p.count else { throw fail("unterminated \\u escape") }
+            let h = JSONEscapes.hexValue(p[i])
+            guard h >= 0 else { throw fail("invalid hex digit in \\u escape") }
+            v = v << 4 | h
+            i += 1
+        }
+        return v
+    }
+
+    /// Validates one UTF-8 sequence of two to four bytes at `i` (RFC 3629).
+    mutating func multibyte() throws(JSONSyntaxError) {
+        let c = p[i]
+        guard let (continuations, first, last) = JSONEscapes.utf8Sequence(c) else {
+            throw fail("invalid UTF-8 \(describe(c)) in string")
+        }
+        var need = continuations
+        var lo = first
+        var hi = last
+        var k = i + 1
+        while need > 0 {
+            guard k < p.count, p[k] >= lo, p[k] <= hi else {
+                throw fail("invalid UTF-8 sequence starting with \(describe(c)) in string")
+            }
+            lo = 0x80
+            hi = 0xBF
+            k += 1
+            need -= 1
+        }
+        i = k
+    }
+}

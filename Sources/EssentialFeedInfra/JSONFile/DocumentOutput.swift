@@ -1,0 +1,109 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import EssentialFeed
+
+/// A file written through a buffer at an offset of its own (`pwrite`), so
+/// that a region already written can be moved. The first failure is kept and
+/// thrown by every later call.
+final class DocumentOutput {
+    let fd: Int32
+    private let path: String
+    private var buffer: [UInt8] = []
+    /// Where the buffer goes in the file.
+    private var flushed = 0
+    private static let bufferSize = 256 << 10
+
+    init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+        buffer.reserveCapacity(Self.bufferSize)
+    }
+
+    /// The file's size once flushed: where the next byte goes.
+    var offset: Int { flushed + buffer.count }
+
+    func append(_ bytes: [UInt8]) throws(ErrorRecord) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) throws(ErrorRecord) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    func append(_ text: StaticString) throws(ErrorRecord) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    func flush() throws(ErrorRecord) {
+        var done = 0
+        while done < buffer.count {
+            let n = buffer.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(flushed + done)) }
+            if n > 0 {
+                done += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                throw POSIXFiles.failure("write", path, n < 0 ? errno : EIO)
+            }
+        }
+        flushed += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Empties the file, to be written again from its start.
+    func truncate() throws(ErrorRecord) {
+        buffer.removeAll(keepingCapacity: true)
+        flushed = 0
+        guard ftruncate(fd, 0) == 0 else { throw POSIXFiles.failure("write", path) }
+    }
+
+    /// Replaces the first `oldLength` bytes of the file with `prefix`, moving
+    /// what follows them (a file-level `memmove`).
+    func replacePrefix(of oldLength: Int, with prefix: [UInt8]) throws(ErrorRecord) {
+        try flush()
+        let rest = flushed - oldLength
+        let shift = prefix.count - oldLength
+        if shift != 0 && rest > 0 {
+            let chunkSize = 1 << 20
+            let chunk = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
+            defer { chunk.deallocate() }
+            // Moving forward (toward the end): copy from the back; backward: from the front.
+            var moved = 0
+            while moved < rest {
+                let size = min(chunkSize, rest - moved)
+                let from = shift > 0 ? oldLength + rest - moved - size : oldLength + moved
+                try Self.full(chunk, size, from, path) { pread(fd, $0, $1, $2) }
+                try Self.full(chunk, size, from + shift, path) { pwrite(fd, $0, $1, $2) }
+                moved += size
+            }
+        }
+        let head = UnsafeMutableRawPointer.allocate(byteCount: max(prefix.count, 1), alignment: 16)
+        defer { head.deallocate() }
+        prefix.withUnsafeBytes { head.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        try Self.full(head, prefix.count, 0, path) { pwrite(fd, $0, $1, $2) }
+        flushed += shift
+        guard ftruncate(fd, off_t(flushed)) == 0 else { throw POSIXFiles.failure("write", path) }
+    }
+
+    private static func full(_ base: UnsafeMutableRawPointer, _ count: Int, _ at: Int, _ path: String,
+                             _ io: (UnsafeMutableRawPointer, Int, off_t) -> Int) throws(ErrorRecord) {
+        var done = 0
+        while done < count {
+            let n = io(base + done, count - done, off_t(at + done))
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("write", path, n < 0 ? errno : EIO) }
+        }
+    }
+}

@@ -1,0 +1,530 @@
+// Over 400 lines, and one type: a transaction on the JSON-file store holds
+// the open document, its lock, the temporary file being written and the
+// interrupt guard, and each operation (load, save, append, image data,
+// commit) keeps them consistent; the document's own reading and writing
+// live beside it (`JSONFeedDocumentSummary`, `DocumentOutput`).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import EssentialFeed
+
+/// A transaction of the JSON-file store over its open document, streaming:
+/// the old document is read where it lies, and a feed begun is written to
+/// the temporary file as its images come (the document's head first, so that
+/// committing only adds the image data and the closing brace, then renames).
+///
+/// A document that cannot be read (not JSON, damaged image data) fails every
+/// operation until the cached feed is deleted, which resets the store to an
+/// empty one (as `UnreadableStoreTransaction` does for the other stores).
+final class JSONFileTransaction: FeedStoreTransaction {
+    private let document: JSONFileDocument
+    private let path: String
+    private let documentPath: String
+    /// Nil for a read transaction.
+    private let temporaryPath: String?
+
+    /// The old document's content; nil when it is empty or was reset.
+    private var summary: JSONFeedDocumentSummary?
+    /// Why the old document cannot be read, until it is reset.
+    private var unreadable: ErrorRecord?
+    /// Whether the old content is gone (an unreadable document was reset).
+    private var reset = false
+
+    private enum Feed {
+        /// The old document's (valid, damaged or absent).
+        case old
+        /// Deleted.
+        case none
+        /// Written to the temporary file.
+        case new
+    }
+
+    private var feed = Feed.old
+    private var output: DocumentOutput?
+    private var temporaryFD: Int32 = -1
+    /// Where the new feed's first item starts in the temporary file.
+    private var itemsStart = 0
+    private var newCount = 0
+    private var newTimestamp = Timestamp(seconds: 0, nanoseconds: 0)
+    private var ids = CompactIDSet()
+    private var record: [UInt8] = []
+    private weak var writer: JSONFileFeedWriter?
+    private lazy var insertedData = ImageDataSpool(directory: POSIXFiles.directory(of: documentPath), path: path)
+    private(set) var hasChanges = false
+    private var feedChanged = false
+    private var committed = false
+    private var ended = false
+
+    init(_ document: JSONFileDocument, path: String, documentPath: String, temporaryPath: String?) {
+        self.document = document
+        self.path = path
+        self.documentPath = documentPath
+        self.temporaryPath = temporaryPath
+        switch document.content {
+        case .empty: break
+        case .readable(let content): summary = content
+        case .unreadable(let problem): unreadable = problem
+        }
+        record.reserveCapacity(1024)
+    }
+
+    /// Closes the files; removes the temporary file unless it was committed.
+    func end() {
+        guard !ended else { return }
+        ended = true
+        writer = nil
+        if temporaryFD >= 0 {
+            close(temporaryFD)
+            temporaryFD = -1
+            if !committed, let temporaryPath { _ = unlink(temporaryPath) }
+        }
+        if document.fd >= 0 { close(document.fd) }
+        insertedData.discard()
+    }
+
+    private func checkReadable() throws(ErrorRecord) {
+        if let unreadable { throw unreadable }
+        if ended { throw ErrorRecord(.internal, "\(path): the transaction has ended") }
+    }
+
+    private var oldFeed: JSONFeedDocumentSummary.Feed { summary?.feed ?? .absent }
+
+    // MARK: Reading
+
+    func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? {
+        try checkReadable()
+        switch feed {
+        case .none: return nil
+        case .new: return CachedFeedHeader(timestamp: newTimestamp, count: newCount)
+        case .old:
+            switch oldFeed {
+            case .absent: return nil
+            case .valid(let header): return header
+            case .damaged(let error): throw error
+            }
+        }
+    }
+
+    func retrieve() throws(ErrorRecord) -> CachedFeed? {
+        guard let header = try retrieveHeader() else { return nil }
+        var images: [FeedImage] = []
+        images.reserveCapacity(header.count)
+        try forEachCachedImage { images.append($0.image) }
+        return CachedFeed(feed: images, timestamp: header.timestamp)
+    }
+
+    func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        guard try retrieveHeader() != nil else { return }
+        try readingDocument { () throws(ErrorRecord) in
+            switch feed {
+            case .none: return
+            case .new:
+                var reader = try newItemsReader()
+                try reader.beginArray()
+                try JSONFeedDocumentSummary.visitItems(&reader, path: path, body)
+            case .old:
+                guard let member = summary?.feedMember else { return }
+                var reader = JSONFeedDocumentSummary.reader(document.fd, path: path)
+                try JSONFeedDocumentSummary.seek(&reader, member: member)
+                try reader.beginArray()
+                try JSONFeedDocumentSummary.visitItems(&reader, path: path, body)
+            }
+        }
+    }
+
+    /// Runs `body`, which reads a document already checked: a syntax error
+    /// there means the file was damaged meanwhile.
+    private func readingDocument<T>(_ body: () throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
+        do throws(ErrorRecord) {
+            return try body()
+        } catch where error.kind == .invalidData {
+            throw JSONFeedDocumentSummary.damaged(path, error.message)
+        }
+    }
+
+    /// A reader over the items of the new feed, as an array.
+    private func newItemsReader() throws(ErrorRecord) -> JSONStreamReader {
+        guard let output else { throw ErrorRecord(.internal, "\(path): no feed is being written") }
+        try output.flush()
+        var reader = JSONStreamReader(source: FileRegionSource(fd: temporaryFD, path: path, from: itemsStart, to: output.offset,
+                                                               prefix: [UInt8(ascii: "[")], suffix: [UInt8(ascii: "]")]))
+        reader.multiline = true
+        return reader
+    }
+
+    private var oldImageDataURLs: Set<String> {
+        guard !reset, let summary else { return [] }
+        return Set(summary.imageDataURLs)
+    }
+
+    func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
+        try checkReadable()
+        if let data = try insertedData.data(for: url) { return data }
+        guard !reset, let summary, let member = summary.imageDataMember, summary.imageDataURLs.contains(url) else { return nil }
+        return try readingDocument { () throws(ErrorRecord) -> [UInt8]? in
+            var reader = JSONFeedDocumentSummary.reader(document.fd, path: path)
+            try JSONFeedDocumentSummary.seek(&reader, member: member)
+            try reader.beginObject()
+            var key: [UInt8] = []
+            var found: [UInt8]?
+            let wanted = Array(url.utf8)
+            while try reader.nextMember(key: &key) {
+                if key == wanted {
+                    found = try Self.imageData(&reader, url: url, path: path)
+                } else {
+                    try reader.skipValue()
+                }
+            }
+            return found
+        }
+    }
+
+    /// The data of the image data value that comes next (checked already when the document was read).
+    private static func imageData(_ reader: inout JSONStreamReader, url: String, path: String) throws(ErrorRecord) -> [UInt8] {
+        var text: [UInt8] = []
+        try reader.string(into: &text, decode: true)
+        guard let data = Data(base64Encoded: String(decoding: text, as: UTF8.self)) else {
+            throw JSONFeedDocumentSummary.damaged(path, "image data \(url) is not base64")
+        }
+        return [UInt8](data)
+    }
+
+    func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+        try checkReadable()
+        return oldImageDataURLs.union(insertedData.urls)
+    }
+
+    // MARK: Writing
+
+    func insert(_ images: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
+        _ = try beginFeed(timestamp: timestamp, keepingCachedImages: false)
+        writer = nil
+        for image in images {
+            // As ever with this store, an inserted feed is kept as given, repeated ids included.
+            _ = try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try append(text, keepingRepeatedIDs: true) }
+        }
+    }
+
+    func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
+        try checkReadable()
+        guard temporaryPath != nil else { throw ErrorRecord(.internal, "\(path): a read transaction cannot write") }
+        writer = nil
+        let prefix = Self.head(timestamp: timestamp)
+        if keepingCachedImages && feed == .new, let output {
+            // The items written stay; the head before them takes the new timestamp.
+            try output.replacePrefix(of: itemsStart, with: prefix)
+            itemsStart = prefix.count
+        } else {
+            var keptOld = false
+            if keepingCachedImages && feed == .old {
+                switch oldFeed {
+                case .absent: break
+                case .valid: keptOld = true
+                case .damaged(let error): throw error
+                }
+            }
+            let output = try openOutput()
+            try output.append(prefix)
+            itemsStart = prefix.count
+            newCount = 0
+            ids = CompactIDSet()
+            feed = .new
+            if keptOld {
+                guard let member = summary?.feedMember else { throw ErrorRecord(.internal, "\(path): no feed to keep") }
+                try readingDocument { () throws(ErrorRecord) in
+                    var reader = JSONFeedDocumentSummary.reader(document.fd, path: path)
+                    try JSONFeedDocumentSummary.seek(&reader, member: member)
+                    try reader.beginArray()
+                    try JSONFeedDocumentSummary.visitItems(&reader, path: path) { (image) throws(ErrorRecord) in
+                        _ = try append(image, keepingRepeatedIDs: true)
+                    }
+                }
+            }
+        }
+        feed = .new
+        newTimestamp = timestamp
+        hasChanges = true
+        feedChanged = true
+        let writer = JSONFileFeedWriter(self)
+        self.writer = writer
+        return writer
+    }
+
+    /// `{"format":…,"version":1,"timestamp":"…","feed":[`
+    private static func head(timestamp: Timestamp) -> [UInt8] {
+        var head = documentStart
+        head.append(contentsOf: #","timestamp":""#.utf8)
+        head.append(contentsOf: timestamp.iso8601.utf8)
+        head.append(contentsOf: #"","feed":["#.utf8)
+        return head
+    }
+
+    private static let documentStart = Array(#"{"format":"\#(JSONFileFeedStore.format)","version":\#(JSONFileFeedStore.schemaVersion)"#.utf8)
+
+    /// The temporary file, created or emptied.
+    private func openOutput() throws(ErrorRecord) -> DocumentOutput {
+        if let output {
+            try output.truncate()
+            return output
+        }
+        guard let temporaryPath else { throw ErrorRecord(.internal, "\(path): a read transaction cannot write") }
+        _ = unlink(temporaryPath)
+        var fd: Int32
+        repeat { fd = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw POSIXFiles.failure("write", path) }
+        temporaryFD = fd
+        guard fchmod(fd, 0o600) == 0 else { throw POSIXFiles.failure("write", path) }
+        let output = DocumentOutput(fd: fd, path: path)
+        self.output = output
+        return output
+    }
+
+    /// Adds `image` to the new feed unless an image of its id is in it (or
+    /// whatever its id, when `keepingRepeatedIDs`).
+    func append(_ image: CachedImageText, from writer: JSONFileFeedWriter) throws(ErrorRecord) -> Bool {
+        guard writer === self.writer, feed == .new, !ended else {
+            throw ErrorRecord(.internal, "\(path): a feed writer was used after its feed or transaction ended")
+        }
+        return try append(image, keepingRepeatedIDs: false)
+    }
+
+    private func append(_ image: CachedImageText, keepingRepeatedIDs: Bool) throws(ErrorRecord) -> Bool {
+        guard let output, let id = Identifiers.uuid(bytes: image.id) else {
+            throw ErrorRecord(.internal, "\(path): a feed image lent with an invalid id")
+        }
+        guard ids.insert(id) || keepingRepeatedIDs else { return false }
+        record.removeAll(keepingCapacity: true)
+        if newCount > 0 { record.append(UInt8(ascii: ",")) }
+        if Identifiers.isCanonicalUUID(bytes: image.id) {
+            image.appendRecord(to: &record)
+        } else {
+            id.withCanonicalText { CachedImageText(id: $0, description: image.description, location: image.location, url: image.url).appendRecord(to: &record) }
+        }
+        try output.append(record)
+        newCount += 1
+        return true
+    }
+
+    func deleteCachedFeed() throws(ErrorRecord) {
+        writer = nil
+        if unreadable != nil {
+            guard temporaryPath != nil else { try checkReadable(); return }
+            unreadable = nil
+            // As an empty store from now on; the reset drops the old image data by itself.
+            reset = true
+            summary = nil
+            feed = .none
+            hasChanges = true
+            return
+        }
+        try checkReadable()
+        switch feed {
+        case .none: return
+        case .new: break
+        case .old: if case .absent = oldFeed { return }
+        }
+        feed = .none
+        hasChanges = true
+        feedChanged = true
+    }
+
+    func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
+        try checkReadable()
+        guard temporaryPath != nil else { throw ErrorRecord(.internal, "\(path): a read transaction cannot write") }
+        try insertedData.put(data, for: url)
+        hasChanges = true
+    }
+
+    // MARK: Committing
+
+    /// Completes the document in the temporary file and renames it over the
+    /// store's file, when anything changed.
+    func commit() throws(ErrorRecord) {
+        guard hasChanges, !ended, let temporaryPath else { return }
+        writer = nil
+        var urls = oldImageDataURLs.union(insertedData.urls)
+        let output: DocumentOutput
+        if feed == .new, let current = self.output {
+            output = current
+            if feedChanged && !urls.isEmpty { urls = try urlsInNewFeed(among: urls) }
+            try output.append("]")
+        } else {
+            output = try openOutput()
+            try output.append(Self.documentStart)
+            if feed == .old { try copyOldFeed(to: output) }
+            if feedChanged { urls = [] }  // the feed was deleted: no image data is in it
+        }
+        if !urls.isEmpty { try writeImageData(urls.sorted(), to: output) }
+        try output.append("}\n")
+        try output.flush()
+        var code: Int32?
+        if fsync(temporaryFD) != 0 { code = errno }
+        if close(temporaryFD) != 0, code == nil { code = errno }
+        temporaryFD = -1
+        if code == nil, rename(temporaryPath, documentPath) != 0 { code = errno }
+        if let code {
+            _ = unlink(temporaryPath)
+            throw POSIXFiles.failure("write", path, code)
+        }
+        committed = true
+        try POSIXFiles.syncDirectory(POSIXFiles.directory(of: documentPath), for: path)
+    }
+
+    /// Which of `urls` are URLs of images of the new feed.
+    private func urlsInNewFeed(among urls: Set<String>) throws(ErrorRecord) -> Set<String> {
+        var found = Set<String>()
+        var reader = try newItemsReader()
+        try reader.beginArray()
+        try JSONFeedDocumentSummary.visitItems(&reader, path: path) { (image) throws(ErrorRecord) in
+            let url = LocalFeedImageDataLoader.key(String(decoding: image.url, as: UTF8.self))
+            if urls.contains(url) { found.insert(url) }
+        }
+        return found
+    }
+
+    /// The old feed, unchanged: a valid one as this store writes it, a
+    /// damaged one as it was (its timestamp and feed copied value by value).
+    private func copyOldFeed(to output: DocumentOutput) throws(ErrorRecord) {
+        guard let summary else { return }
+        switch summary.feed {
+        case .absent:
+            return
+        case .valid(let header):
+            var head = Array(#","timestamp":""#.utf8)
+            head.append(contentsOf: header.timestamp.iso8601.utf8)
+            head.append(contentsOf: #"","feed":["#.utf8)
+            try output.append(head)
+            guard let member = summary.feedMember else { break }
+            var first = true
+            try readingDocument { () throws(ErrorRecord) in
+                var reader = JSONFeedDocumentSummary.reader(document.fd, path: path)
+                try JSONFeedDocumentSummary.seek(&reader, member: member)
+                try reader.beginArray()
+                try JSONFeedDocumentSummary.visitItems(&reader, path: path) { (image) throws(ErrorRecord) in
+                    record.removeAll(keepingCapacity: true)
+                    if !first { record.append(UInt8(ascii: ",")) }
+                    first = false
+                    image.appendRecord(to: &record)
+                    try output.append(record)
+                }
+            }
+            try output.append("]")
+        case .damaged:
+            for (name, member) in [("timestamp", summary.timestampMember), ("feed", summary.feedMember)] {
+                guard let member else { continue }
+                try output.append(Array(",\"\(name)\":".utf8))
+                try readingDocument { () throws(ErrorRecord) in
+                    var reader = JSONFeedDocumentSummary.reader(document.fd, path: path)
+                    try JSONFeedDocumentSummary.seek(&reader, member: member)
+                    guard try reader.peekKind() == .array else {
+                        record.removeAll(keepingCapacity: true)
+                        try reader.captureValue(into: &record)
+                        try output.append(record)
+                        return
+                    }
+                    // Element by element, so that a big damaged feed is never held whole.
+                    try reader.beginArray()
+                    try output.append("[")
+                    var first = true
+                    while try reader.nextElement() {
+                        record.removeAll(keepingCapacity: true)
+                        if !first { record.append(UInt8(ascii: ",")) }
+                        first = false
+                        try reader.captureValue(into: &record)
+                        try output.append(record)
+                    }
+                    try output.append("]")
+                }
+            }
+        }
+    }
+
+    /// `,"image_data":{…}` for `urls` (sorted), each entry's data from this
+    /// transaction or, read one at a time, from the old document.
+    private func writeImageData(_ urls: [String], to output: DocumentOutput) throws(ErrorRecord) {
+        try output.append(#","image_data":{"#)
+        var old = try OldImageData(self)
+        var first = true
+        for url in urls {
+            let data: [UInt8]
+            if let inserted = try insertedData.data(for: url) {
+                data = inserted
+            } else {
+                data = try old.data(for: url)
+            }
+            var entry: [UInt8] = []
+            entry.reserveCapacity(url.utf8.count + data.count * 4 / 3 + 16)
+            if !first { entry.append(UInt8(ascii: ",")) }
+            first = false
+            entry.append(UInt8(ascii: "\""))
+            JSONWriter.appendEscaped(Array(url.utf8), to: &entry)
+            entry.append(contentsOf: #"":""#.utf8)
+            entry.append(contentsOf: ImageDataText.encode(data))
+            entry.append(UInt8(ascii: "\""))
+            try output.append(entry)
+        }
+        try output.append("}")
+    }
+
+    /// The old document's image data, read in order when it is sorted (as
+    /// this store writes it: one pass), else all at once.
+    private struct OldImageData {
+        private var reader: JSONStreamReader?
+        private var all: [String: [UInt8]]?
+        private let path: String
+        private var key: [UInt8] = []
+
+        init(_ tx: JSONFileTransaction) throws(ErrorRecord) {
+            path = tx.path
+            guard !tx.reset, let summary = tx.summary, let member = summary.imageDataMember, !summary.imageDataURLs.isEmpty else { return }
+            var reader = JSONFeedDocumentSummary.reader(tx.document.fd, path: path)
+            try tx.readingDocument { () throws(ErrorRecord) in
+                try JSONFeedDocumentSummary.seek(&reader, member: member)
+                try reader.beginObject()
+            }
+            if summary.imageDataSorted {
+                self.reader = reader
+            } else {
+                var all: [String: [UInt8]] = [:]
+                var key: [UInt8] = []
+                try tx.readingDocument { () throws(ErrorRecord) in
+                    while try reader.nextMember(key: &key) {
+                        let url = String(decoding: key, as: UTF8.self)
+                        all[url] = try JSONFileTransaction.imageData(&reader, url: url, path: tx.path)
+                    }
+                }
+                self.all = all
+            }
+        }
+
+        /// The data of `url`; calls come in increasing order of URL.
+        mutating func data(for url: String) throws(ErrorRecord) -> [UInt8] {
+            if let all {
+                guard let data = all[url] else { throw ErrorRecord(.internal, "\(path): no image data for \(url)") }
+                return data
+            }
+            guard var reader else { throw ErrorRecord(.internal, "\(path): no image data for \(url)") }
+            defer { self.reader = reader }
+            do throws(ErrorRecord) {
+                while try reader.nextMember(key: &key) {
+                    if String(decoding: key, as: UTF8.self) == url {
+                        return try JSONFileTransaction.imageData(&reader, url: url, path: path)
+                    }
+                    try reader.skipValue()
+                }
+            } catch where error.kind == .invalidData {
+                throw JSONFeedDocumentSummary.damaged(path, error.message)
+            }
+            throw ErrorRecord(.internal, "\(path): no image data for \(url)")
+        }
+    }
+}

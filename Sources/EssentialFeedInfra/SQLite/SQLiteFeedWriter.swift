@@ -1,0 +1,87 @@
+import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import EssentialFeed
+
+/// Inserts the images of the feed a transaction writes, one row each, with
+/// one prepared statement whose text is bound without copies.
+final class SQLiteFeedWriter: FeedImageWriter {
+    /// The index on `feed_image(id)` a save makes when it has more ids than it keeps in memory.
+    static let indexName = "feed_image_id_while_saving"
+
+    private let connection: SQLiteConnection
+    private var statement: SQLiteStatement
+    private var position: Int64
+    private var ids: IDSet
+    private let idsInMemory: Int
+    /// Whether repeated ids are found by the index rather than by `ids`.
+    private(set) var indexed = false
+    /// False once the transaction ended or the feed was replaced.
+    var active = true
+
+    init(_ connection: SQLiteConnection, position: Int64, ids: IDSet, idsInMemory: Int) throws(ErrorRecord) {
+        self.connection = connection
+        self.position = position
+        self.ids = ids
+        self.idsInMemory = idsInMemory
+        statement = try connection.prepare("INSERT INTO feed_image (position, id, description, location, url) VALUES (?, ?, ?, ?, ?)", "write")
+    }
+
+    /// From now on repeated ids are found by a unique index (made here, on the
+    /// rows so far: they are each of another id), and `ids` is freed.
+    /// The index is sorted with a smaller cache (SQLite's sorter takes as
+    /// much memory as the page cache) so that memory stays within its bound.
+    func indexIDs() throws(ErrorRecord) {
+        ids = IDSet()
+        try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB / 4)", "write")
+        try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(Self.indexName) ON feed_image (id)", "write")
+        try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB)", "write")
+        statement = try connection.prepare("INSERT OR IGNORE INTO feed_image (position, id, description, location, url) VALUES (?, ?, ?, ?, ?)", "write")
+        indexed = true
+    }
+
+    func add(_ image: FeedImage) throws(ErrorRecord) -> Bool {
+        try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try add(text, id: image.id) }
+    }
+
+    func add(_ image: CachedImageText) throws(ErrorRecord) -> Bool {
+        guard let id = Identifiers.uuid(bytes: image.id) else {
+            throw ErrorRecord(.internal, "\(connection.path): a feed image lent with an invalid id")
+        }
+        return try add(image, id: id)
+    }
+
+    private func add(_ image: CachedImageText, id: UUID) throws(ErrorRecord) -> Bool {
+        guard active else { throw ErrorRecord(.internal, "\(connection.path): a feed writer was used after its feed or transaction ended") }
+        return try connection.guarded { () throws(ErrorRecord) -> Bool in
+            if !indexed {
+                guard ids.insert(id) else { return false }
+            }
+            let statement = self.statement.statement
+            var code = sqlite3_bind_int64(statement, 1, position)
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 2, image.id) }
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 3, image.description) }
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 4, image.location) }
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 5, image.url) }
+            if code == SQLITE_OK { code = sqlite3_step(statement) }
+            // The statement keeps pointers to the lent text, but reads them
+            // only when stepped, after the next row's bindings replaced them.
+            sqlite3_reset(statement)
+            guard code == SQLITE_DONE else { throw connection.failure(code, "write") }
+            if indexed && sqlite3_changes(connection.db) == 0 { return false }
+            position += 1
+            if !indexed && ids.count > idsInMemory { try indexIDs() }
+            return true
+        }
+    }
+}

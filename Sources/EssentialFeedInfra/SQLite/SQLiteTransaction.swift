@@ -1,0 +1,226 @@
+import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import EssentialFeed
+
+/// The operations of one SQLite transaction; usable only while it runs.
+/// Every use of the connection holds its interrupt guard.
+final class SQLiteTransaction: FeedStoreTransaction {
+    private let connection: SQLiteConnection
+    private let idsInMemory: Int
+    private var active = true
+    private var feedChanged = false
+    /// The writer of the feed being written, if any.
+    private var writer: SQLiteFeedWriter?
+
+    init(_ connection: SQLiteConnection, idsInMemory: Int) {
+        self.connection = connection
+        self.idsInMemory = idsInMemory
+    }
+
+    func end() {
+        active = false
+        endWriter()
+    }
+
+    private func endWriter() {
+        writer?.active = false
+        writer = nil
+    }
+
+    /// Drops the save's index, applies the image data rule and commits.
+    func commit() throws(ErrorRecord) {
+        try checkActive()
+        try connection.guarded { () throws(ErrorRecord) in
+            if writer?.indexed == true { try connection.execute("DROP INDEX IF EXISTS \(SQLiteFeedWriter.indexName)", "write") }
+            endWriter()
+            if feedChanged, try connection.integer("SELECT EXISTS (SELECT 1 FROM image_data)", "write") != 0 {
+                // Image data is kept under the URL with its password shown as *** (see LocalFeedImageDataLoader.key).
+                try connection.execute("DELETE FROM image_data WHERE url NOT IN (SELECT \(SQLiteConnection.imageKeyFunction)(url) FROM feed_image)", "write")
+            }
+            try connection.execute("COMMIT", "write")
+        }
+        active = false
+    }
+
+    private func checkActive() throws(ErrorRecord) {
+        guard active else { throw ErrorRecord(.internal, "\(connection.path): store transaction used after it ended") }
+    }
+
+    private var path: String { connection.path }
+
+    private func damaged(_ reason: String) -> ErrorRecord {
+        ErrorRecord(.store, "\(path): damaged feed cache: \(reason)")
+    }
+
+    func retrieve() throws(ErrorRecord) -> CachedFeed? {
+        guard let timestamp = try retrieveTimestamp() else { return nil }
+        var feed: [FeedImage] = []
+        try forEachCachedImage { image in feed.append(image.image) }
+        return CachedFeed(feed: feed, timestamp: timestamp)
+    }
+
+    private func retrieveTimestamp() throws(ErrorRecord) -> Timestamp? {
+        try checkActive()
+        return try connection.guarded { () throws(ErrorRecord) -> Timestamp? in
+            let header = try connection.prepare("SELECT timestamp_seconds, timestamp_nanoseconds FROM feed_cache WHERE singleton = 1", "read")
+            guard try header.step() else { return nil }
+            return try timestamp(header.int64(0), header.int64(1))
+        }
+    }
+
+    private func timestamp(_ seconds: Int64, _ nanoseconds: Int64) throws(ErrorRecord) -> Timestamp {
+        guard (0..<1_000_000_000).contains(nanoseconds) else { throw damaged("invalid timestamp") }
+        return Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
+    }
+
+    func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? {
+        try checkActive()
+        return try connection.guarded { () throws(ErrorRecord) -> CachedFeedHeader? in
+            let header = try connection.prepare("SELECT timestamp_seconds, timestamp_nanoseconds, (SELECT count(*) FROM feed_image) FROM feed_cache WHERE singleton = 1", "read")
+            guard try header.step() else { return nil }
+            return CachedFeedHeader(timestamp: try timestamp(header.int64(0), header.int64(1)), count: Int(header.int64(2)))
+        }
+    }
+
+    func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        try checkActive()
+        let rows = try connection.guarded { () throws(ErrorRecord) in
+            try connection.prepare("SELECT id, description, location, url FROM feed_image ORDER BY position", "read")
+        }
+        var item = 0
+        let canonical = UnsafeMutablePointer<UInt8>.allocate(capacity: 36)
+        defer { canonical.deallocate() }
+        while true {
+            // The guard is held while SQLite's buffers are lent, so that an interrupt's rollback cannot free them.
+            let more = try connection.guarded { () throws(ErrorRecord) -> Bool in
+                guard try rows.step() else { return false }
+                item += 1
+                guard let url = rows.textBytes(3) else { throw damaged("item \(item) has no url") }
+                guard var id = rows.textBytes(0) else { throw damaged("item \(item) has no valid id") }
+                if !Identifiers.isCanonicalUUID(bytes: id) {
+                    guard let uuid = Identifiers.uuid(bytes: id) else { throw damaged("item \(item) has no valid id") }
+                    UUID.writeCanonical(uuid.uuid, to: canonical)
+                    id = UnsafeBufferPointer(start: canonical, count: 36)
+                }
+                try body(CachedImageText(id: id, description: rows.textBytes(1), location: rows.textBytes(2), url: url))
+                return true
+            }
+            if !more { return }
+        }
+    }
+
+    func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
+        let writer = try beginFeed(timestamp: timestamp, keepingCachedImages: false)
+        for image in feed { _ = try writer.add(image) }
+    }
+
+    func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
+        try checkActive()
+        return try connection.guarded { () throws(ErrorRecord) -> any FeedImageWriter in
+            endWriter()
+            var ids = IDSet()
+            var position: Int64 = 0
+            var indexed = false
+            if keepingCachedImages {
+                let count = try connection.integer("SELECT count(*) FROM feed_image", "read")
+                if count > idsInMemory {
+                    indexed = true
+                } else {
+                    ids = IDSet(minimumCapacity: Int(count))
+                    let rows = try connection.prepare("SELECT id FROM feed_image ORDER BY position", "read")
+                    var item = 0
+                    while try rows.step() {
+                        item += 1
+                        guard let text = rows.textBytes(0), let id = Identifiers.uuid(bytes: text) else {
+                            throw damaged("item \(item) has no valid id")
+                        }
+                        _ = ids.insert(id)
+                    }
+                }
+                position = try connection.integer("SELECT coalesce(max(position) + 1, 0) FROM feed_image", "read")
+            } else {
+                try connection.execute("DELETE FROM feed_image", "write")
+            }
+            let header = try connection.prepare("INSERT OR REPLACE INTO feed_cache (singleton, timestamp_seconds, timestamp_nanoseconds) VALUES (1, ?, ?)", "write")
+            try header.bind(1, timestamp.seconds)
+            try header.bind(2, Int64(timestamp.nanoseconds))
+            _ = try header.step()
+            feedChanged = true
+            let writer = try SQLiteFeedWriter(connection, position: position, ids: ids, idsInMemory: idsInMemory)
+            if indexed { try writer.indexIDs() }
+            self.writer = writer
+            return writer
+        }
+    }
+
+    func deleteCachedFeed() throws(ErrorRecord) {
+        try checkActive()
+        try connection.guarded { () throws(ErrorRecord) in
+            endWriter()
+            try connection.execute("DELETE FROM feed_cache", "write")
+            let deleted = sqlite3_changes(connection.db)
+            try connection.execute("DELETE FROM feed_image", "write")
+            if deleted > 0 || sqlite3_changes(connection.db) > 0 { feedChanged = true }
+        }
+    }
+
+    func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
+        try checkActive()
+        try connection.guarded { () throws(ErrorRecord) in
+            let statement = try connection.prepare("INSERT OR REPLACE INTO image_data (url, data) VALUES (?, ?)", "write")
+            try statement.bind(1, url)
+            try statement.bind(2, data)
+            _ = try statement.step()
+        }
+    }
+
+    func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
+        try checkActive()
+        return try connection.guarded { () throws(ErrorRecord) -> [UInt8]? in
+            let statement = try connection.prepare("SELECT data FROM image_data WHERE url = ?", "read")
+            try statement.bind(1, url)
+            guard try statement.step() else { return nil }
+            return statement.bytes(0)
+        }
+    }
+
+    func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+        try checkActive()
+        return try connection.guarded { () throws(ErrorRecord) -> Set<String> in
+            let statement = try connection.prepare("SELECT url FROM image_data", "read")
+            var urls = Set<String>()
+            while try statement.step() {
+                if let url = statement.text(0) { urls.insert(url) }
+            }
+            return urls
+        }
+    }
+
+    /// The item count and timestamp of the cached feed, without decoding it.
+    func feedSummary() throws(ErrorRecord) -> (Int?, Timestamp?) {
+        try checkActive()
+        let header = try connection.prepare("SELECT timestamp_seconds, timestamp_nanoseconds, (SELECT count(*) FROM feed_image) FROM feed_cache WHERE singleton = 1", "read")
+        guard try header.step() else { return (nil, nil) }
+        let nanoseconds = header.int64(1)
+        let timestamp = (0..<1_000_000_000).contains(nanoseconds) ? Timestamp(seconds: header.int64(0), nanoseconds: Int32(nanoseconds)) : nil
+        return (Int(header.int64(2)), timestamp)
+    }
+
+    func imageDataSummary() throws(ErrorRecord) -> (Int, Int) {
+        try checkActive()
+        let statement = try connection.prepare("SELECT count(*), coalesce(sum(length(data)), 0) FROM image_data", "read")
+        guard try statement.step() else { return (0, 0) }
+        return (Int(statement.int64(0)), Int(statement.int64(1)))
+    }
+}

@@ -1,0 +1,219 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import EssentialFeed
+
+/// The few file system operations the stores need, on the C library alone
+/// (no Foundation: tools start faster without it). Failures become `.store`
+/// error records naming the path and the reason.
+enum POSIXFiles {
+    /// `strerror` starting in lower case: `permission denied`.
+    static func reason(_ code: Int32) -> String {
+        var text = String(cString: strerror(code))
+        if let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase ?? true {
+            text = first.lowercased() + text.dropFirst()
+        }
+        return text
+    }
+
+    /// `cannot VERB PATH: REASON`.
+    static func failure(_ verb: String, _ path: String, _ code: Int32 = errno) -> ErrorRecord {
+        ErrorRecord(.store, "cannot \(verb) \(path): \(reason(code))")
+    }
+
+    /// The directory holding `path` (`dirname`).
+    static func directory(of path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1, p.hasSuffix("/") { p = p.dropLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "." }
+        var dir = p[..<slash]
+        while dir.count > 1, dir.hasSuffix("/") { dir = dir.dropLast() }
+        return dir.isEmpty ? "/" : String(dir)
+    }
+
+    /// The status of `path` (following symbolic links), or nil when it does not exist.
+    static func status(_ path: String) throws(ErrorRecord) -> stat? {
+        var st = stat()
+        if stat(path, &st) == 0 { return st }
+        let code = errno
+        if code == ENOENT { return nil }
+        throw failure("open", path, code)
+    }
+
+    static func isDirectory(_ st: stat) -> Bool { (st.st_mode & S_IFMT) == S_IFDIR }
+
+    /// Creates `directory` and its missing parents, each readable by its owner
+    /// only (0700, whatever the umask). Existing directories are left as they are.
+    static func makeDirectories(_ directory: String) throws(ErrorRecord) {
+        if directory == "." || directory == "/" || directory.isEmpty { return }
+        var st = stat()
+        if stat(directory, &st) == 0 {
+            guard isDirectory(st) else { throw failure("create directory", directory, ENOTDIR) }
+            return
+        }
+        let missing = errno
+        // ENOTDIR: a parent is not a directory; the recursion names which one.
+        guard missing == ENOENT || missing == ENOTDIR else { throw failure("create directory", directory, missing) }
+        try makeDirectories(self.directory(of: directory))
+        if mkdir(directory, 0o700) == 0 {
+            guard chmod(directory, 0o700) == 0 else { throw failure("create directory", directory) }
+            return
+        }
+        let code = errno
+        if code == EEXIST, let st = try status(directory), isDirectory(st) { return }
+        throw failure("create directory", directory, code)
+    }
+
+    /// Creates `path` with mode 0600 (whatever the umask) unless it exists.
+    /// Never opens an existing file: closing a descriptor of a database file
+    /// would release every POSIX lock this process's SQLite connections hold on it.
+    static func createPrivately(_ path: String) throws(ErrorRecord) {
+        var fd: Int32
+        repeat { fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            let code = errno
+            if code == EEXIST { return }
+            throw failure("create", path, code)
+        }
+        let code: Int32? = fchmod(fd, 0o600) == 0 ? nil : errno
+        close(fd)
+        if let code { throw failure("create", path, code) }
+    }
+
+    /// Opens `path` with `flags`, creating it first with mode 0600 (whatever
+    /// the umask) when it does not exist. An existing file keeps its mode.
+    static func openCreatingPrivately(_ path: String, _ flags: Int32) throws(ErrorRecord) -> Int32 {
+        while true {
+            let fd = open(path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                if fchmod(fd, 0o600) != 0 {
+                    let code = errno
+                    close(fd)
+                    throw failure("create", path, code)
+                }
+                return fd
+            }
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EEXIST else { throw failure("create", path, code) }
+            let existing = open(path, flags | O_CLOEXEC)
+            if existing >= 0 { return existing }
+            let again = errno
+            if again == ENOENT || again == EINTR { continue }  // removed in between: create it
+            throw failure("open", path, again)
+        }
+    }
+
+    /// The file a symbolic link at `path` points to, or `path` itself when it
+    /// is not a link (or a link to nothing yet).
+    static func resolvingSymbolicLink(_ path: String) -> String {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK,
+              let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The whole content of `file`, or nil when it does not exist; errors name `path`.
+    static func readFile(_ file: String, named path: String) throws(ErrorRecord) -> [UInt8]? {
+        var fd: Int32
+        repeat { fd = open(file, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw failure("open", path, code)
+        }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, isDirectory(st) { throw failure("read", path, EISDIR) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(max(Int(st.st_size), 0) + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes.append(contentsOf: chunk[0..<n])
+            } else if n == 0 {
+                return bytes
+            } else if errno != EINTR {
+                throw failure("read", path)
+            }
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return n < 0 ? errno : EIO
+            }
+        }
+        return nil
+    }
+
+    /// Replaces `file` with `bytes` atomically and durably: writes them to
+    /// `temporary` (created 0600 in the same directory), fsyncs it, renames it
+    /// over `file`, then fsyncs the directory. On failure the temporary file is
+    /// removed and `file` is unchanged. Errors name `path`.
+    static func replaceAtomically(_ file: String, named path: String, with bytes: [UInt8], temporary: String) throws(ErrorRecord) {
+        _ = unlink(temporary)
+        var fd: Int32
+        repeat { fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw failure("write", path) }
+        var code: Int32?
+        if fchmod(fd, 0o600) != 0 { code = errno }
+        if code == nil { code = writeAll(fd, bytes) }
+        if code == nil, fsync(fd) != 0 { code = errno }
+        if close(fd) != 0, code == nil { code = errno }
+        if code == nil, rename(temporary, file) != 0 { code = errno }
+        if let code {
+            _ = unlink(temporary)
+            throw failure("write", path, code)
+        }
+        try syncDirectory(directory(of: file), for: path)
+    }
+
+    /// fsyncs a directory so that a rename in it survives a crash.
+    static func syncDirectory(_ directory: String, for path: String) throws(ErrorRecord) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("write", path) }
+        defer { close(fd) }
+        // Some file systems cannot sync a directory (EINVAL): the rename is then as durable as they make it.
+        if fsync(fd) != 0, errno != EINVAL { throw failure("write", path) }
+    }
+
+    /// Seconds on a clock that never goes back.
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var rest = timespec()
+        while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+    }
+
+    /// `2`, `0.5`: a wait in seconds for a message.
+    static func seconds(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    /// The message of a store that stayed locked past the wait limit.
+    static func busy(_ path: String, wait: Double) -> ErrorRecord {
+        ErrorRecord(.busy, "\(path): store is busy: still locked by another process after waiting \(seconds(wait)) s")
+    }
+}

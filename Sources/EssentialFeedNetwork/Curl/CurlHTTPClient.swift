@@ -1,0 +1,156 @@
+import CCurl
+import Dispatch
+import EssentialFeed
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP client on the system's libcurl, called directly (no Foundation):
+/// what `feed-fetch` uses for https:// (and redirects from http:// to it).
+///
+/// One easy handle per request, performed on a worker thread, at most
+/// `maxConnectionsPerHost` at once. libcurl follows redirects itself
+/// (http and https only, at most `maxRedirects`; 0: the 3xx is the
+/// response), bounds the whole request by `timeout`, and refuses a body
+/// declared larger than `maxBodyBytes` (a body without a length is cut off
+/// past it). A URL's `user:password@` is libcurl's to send; without one,
+/// the `.netrc` entry of the URL's host is sent as a `Basic`
+/// `Authorization`, which libcurl never sends on to another host.
+/// Failures carry the reasons and messages of `SocketHTTPClient`'s.
+public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
+    private let timeout: Double
+    private let maxRedirects: Int
+    private let maxBodyBytes: Int
+    private let userAgent: String
+    private let netrc: Netrc?
+    private let slots: DispatchSemaphore
+
+    /// The process-wide set-up libcurl needs before its first handle, once.
+    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    public init(
+        timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20,
+        userAgent: String = "feed-fetch", netrc: Netrc? = nil
+    ) {
+        precondition((0...SocketHTTPClient.maximumRedirects).contains(maxRedirects), "maxRedirects out of range")
+        precondition(maxBodyBytes >= 0, "maxBodyBytes is negative")
+        precondition(timeout > 0, "timeout is not positive")
+        self.timeout = timeout
+        self.maxRedirects = maxRedirects
+        self.maxBodyBytes = maxBodyBytes
+        self.userAgent = userAgent
+        self.netrc = netrc
+        slots = DispatchSemaphore(value: max(1, maxConnectionsPerHost))
+    }
+
+    @discardableResult
+    public func get(_ url: String, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
+        let transfer = CurlTransfer(url: url, limit: maxBodyBytes, completion: completion)
+        let started = DispatchTime.now()
+        WorkerThreads.shared.run { [self] in
+            slots.wait()
+            defer { slots.signal() }
+            guard !transfer.isDecided else { return }
+            // The time spent waiting for a slot counts against the bound.
+            let spent = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            transfer.finish(perform(transfer, timeLeft: timeout - spent))
+        }
+        return transfer
+    }
+
+    /// Runs the transfer to its end: the response, or why there is none.
+    private func perform(_ transfer: CurlTransfer, timeLeft: Double) -> Result<HTTPResult, HTTPFailure> {
+        guard Self.initialized, let curl = curl_easy_init() else { return .failure(HTTPFailure(.other, "cannot start libcurl")) }
+        defer { curl_easy_cleanup(curl) }
+        guard timeLeft > 0 else { return .failure(timedOut()) }
+        var errors = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        var headers: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headers) }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        let code: CURLcode = errors.withUnsafeMutableBufferPointer { errorBuffer in
+            feed_curl_setopt_string(curl, CURLOPT_URL, transfer.url)
+            feed_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+            feed_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+            feed_curl_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            feed_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, maxRedirects > 0 ? 1 : 0)
+            feed_curl_setopt_long(curl, CURLOPT_MAXREDIRS, maxRedirects)
+            feed_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, max(1, Int((timeLeft * 1000).rounded(.up))))
+            feed_curl_setopt_offset(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodyBytes))
+            feed_curl_setopt_string(curl, CURLOPT_USERAGENT, userAgent)
+            feed_curl_setopt_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
+            feed_curl_setopt_write(curl, CURLOPT_WRITEFUNCTION, { data, size, count, context in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+                let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+                return transfer.receive(bytes) ? size * count : 0
+            })
+            feed_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, context)
+            feed_curl_setopt_long(curl, CURLOPT_NOPROGRESS, 0)
+            feed_curl_setopt_progress(curl, CURLOPT_XFERINFOFUNCTION, { context, _, _, _, _ in
+                Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().isDecided ? 1 : 0
+            })
+            feed_curl_setopt_pointer(curl, CURLOPT_XFERINFODATA, context)
+            headers = curl_slist_append(headers, "Accept-Encoding: identity")
+            if let authorization = authorization(for: transfer.url) {
+                headers = curl_slist_append(headers, "Authorization: \(authorization)")
+            }
+            feed_curl_setopt_pointer(curl, CURLOPT_HTTPHEADER, headers)
+            return curl_easy_perform(curl)
+        }
+        guard code == CURLE_OK else {
+            let detail = String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failure(failure(code, detail: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail, transfer: transfer))
+        }
+        var status = 0
+        feed_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
+        var redirects = 0
+        feed_curl_getinfo_long(curl, CURLINFO_REDIRECT_COUNT, &redirects)
+        var effective: UnsafeMutablePointer<CChar>?
+        feed_curl_getinfo_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
+        let finalURL = redirects > 0 ? effective.map { String(cString: $0) } : nil
+        return .success(HTTPResult(status: status, body: transfer.body, finalURL: finalURL))
+    }
+
+    /// The `.netrc` credentials of the URL's host, unless the URL names a user.
+    private func authorization(for url: String) -> String? {
+        guard let netrc else { return nil }
+        let afterScheme = url.drop { $0 != ":" }.dropFirst()
+        guard afterScheme.hasPrefix("//") else { return nil }
+        let authority = afterScheme.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.contains("@") else { return nil }
+        var host = authority
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            host = host[host.index(after: host.startIndex)..<close]
+        } else if let colon = host.lastIndex(of: ":") {
+            host = host[..<colon]
+        }
+        return netrc.authorization(forHost: String(host))
+    }
+
+    private func timedOut() -> HTTPFailure {
+        HTTPFailure(.timedOut, "timed out after \(Deadline.format(timeout)) s")
+    }
+
+    /// libcurl's result code as the client's failure.
+    private func failure(_ code: CURLcode, detail: String, transfer: CurlTransfer) -> HTTPFailure {
+        switch code {
+        case CURLE_COULDNT_CONNECT: return HTTPFailure(.refused, "connection refused")
+        case CURLE_COULDNT_RESOLVE_HOST: return HTTPFailure(.cannotResolveHost, "cannot resolve host")
+        case CURLE_OPERATION_TIMEDOUT: return timedOut()
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
+            return HTTPFailure(.connectionLost, "connection lost")
+        case CURLE_TOO_MANY_REDIRECTS: return HTTPFailure(.tooManyRedirects, "too many redirects (\(maxRedirects))")
+        case CURLE_FILESIZE_EXCEEDED:
+            return HTTPFailure(.bodyTooLarge, "response body larger than \(counted(maxBodyBytes, "byte"))")
+        case CURLE_WRITE_ERROR where transfer.overLimit:
+            return HTTPFailure(.bodyTooLarge, "response body larger than \(counted(maxBodyBytes, "byte"))")
+        case CURLE_ABORTED_BY_CALLBACK: return HTTPFailure(.cancelled, "cancelled")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
+             CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
+             CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
+            return HTTPFailure(.tls, "TLS failure: \(detail)")
+        case CURLE_WEIRD_SERVER_REPLY: return HTTPFailure(.badResponse, "bad response: \(detail)")
+        default: return HTTPFailure(.other, detail)
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/// A request in flight.
+public protocol HTTPClientTask: Sendable {
+    func cancel()
+}

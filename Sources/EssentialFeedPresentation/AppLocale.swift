@@ -1,0 +1,110 @@
+import EssentialFeed
+
+/// A POSIX locale name (`pt_BR.UTF-8@euro`) or BCP 47 tag (`pt-BR`)
+/// reduced to what the tools use: an ICU identifier for dates and the best
+/// translated language for text, always the same language for both.
+///
+/// Names are matched without regard to letter case (`PT_br` is `pt_BR`). A
+/// language with no translation gets English titles and English dates
+/// (`en_US_POSIX`), so that no screen mixes two languages.
+public struct AppLocale: Equatable, Sendable {
+    /// e.g. `pt_BR`, `zh_Hans_CN`, `en_US_POSIX`: what dates are formatted in.
+    public let identifier: String
+    /// One of `Localized.languages`.
+    public let language: String
+
+    /// The locale of `name`; a name that is not a locale name counts as `C`.
+    public init(_ name: String) {
+        self = AppLocale(validating: name) ?? AppLocale(validating: "C")!
+    }
+
+    /// The locale of `name`, or nil when `name` is not a locale name
+    /// (`LANG[_Script][_REGION][_VARIANT][.CODESET][@MODIFIER]`, `-` or `_` between
+    /// the parts, or `C`, `POSIX`).
+    public init?(validating name: String) {
+        var base = Substring(name)
+        if let at = base.firstIndex(of: "@") {
+            guard Self.isToken(base[base.index(after: at)...]) else { return nil }
+            base = base[..<at]
+        }
+        if let dot = base.firstIndex(of: ".") {
+            guard Self.isToken(base[base.index(after: dot)...]) else { return nil }
+            base = base[..<dot]
+        }
+        if base == "C" || base == "POSIX" || (base.isEmpty && name.isEmpty) {
+            self.init(identifier: "en_US_POSIX", language: "en")
+            return
+        }
+        let parts = base.split(separator: "_", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "-", omittingEmptySubsequences: false)
+        }
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(Self.isLetter) else { return nil }
+        let code = first.lowercased()
+        var script: String?
+        var region: String?
+        var variant: String?
+        for part in parts.dropFirst() {
+            if variant != nil { return nil }
+            if script == nil, region == nil, part.count == 4, part.allSatisfy(Self.isLetter) {
+                script = part.prefix(1).uppercased() + part.dropFirst().lowercased()
+            } else if region == nil, (part.count == 2 && part.allSatisfy(Self.isLetter)) || (part.count == 3 && part.allSatisfy(\.isNumber)) {
+                region = part.uppercased()
+            } else if (5...8).contains(part.count), part.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                variant = part.uppercased()  // en_US_POSIX
+            } else {
+                return nil
+            }
+        }
+        guard let language = Self.translation(code: code, script: script, region: region) else {
+            self.init(identifier: "en_US_POSIX", language: "en")
+            return
+        }
+        self.init(identifier: ([code] + [script, region, variant].compactMap { $0 }).joined(separator: "_"), language: language)
+    }
+
+    private init(identifier: String, language: String) {
+        self.identifier = identifier
+        self.language = language
+    }
+
+    /// The translated language for a locale: `lang-REGION` when translated
+    /// (`pt-BR`), Chinese by script (`zh-Hant` for Taiwan, Hong Kong and
+    /// Macao), else the language, else its regional form (`pt` is `pt-BR`).
+    static func translation(code: String, script: String?, region: String?) -> String? {
+        let languages = Localized.languages
+        // Older codes of the same languages (ISO 639-1 as glibc still names some).
+        let code = ["tl": "fil", "in": "id"][code] ?? code
+        if code == "zh" {
+            let traditional = script == "Hant" || (script == nil && ["TW", "HK", "MO"].contains(region ?? ""))
+            return traditional ? "zh-Hant" : "zh-Hans"
+        }
+        if let region, languages.contains("\(code)-\(region)") { return "\(code)-\(region)" }
+        if languages.contains(code) { return code }
+        return languages.first { $0.hasPrefix(code + "-") }
+    }
+
+    private static func isLetter(_ c: Character) -> Bool { c.isASCII && c.isLetter }
+
+    private static func isToken(_ s: Substring) -> Bool {
+        !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") }
+    }
+
+    /// The locale a tool uses: `option` (`--locale`) when given, else the
+    /// environment's. A malformed `option` is a usage error.
+    public static func chosen(option: String?, environment: [String: String]) throws(ErrorRecord) -> AppLocale {
+        guard let option else { return fromEnvironment(environment) }
+        guard let locale = AppLocale(validating: option) else {
+            throw ErrorRecord(.usage, "--locale takes a locale name such as pt_BR, el_GR or zh-Hans, not '\(option)'")
+        }
+        return locale
+    }
+
+    /// The locale from the environment, as POSIX orders it for messages:
+    /// `LC_ALL`, then `LC_MESSAGES`, then `LANG`; `C` when none is set.
+    public static func fromEnvironment(_ environment: [String: String]) -> AppLocale {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = environment[name], !value.isEmpty { return AppLocale(value) }
+        }
+        return AppLocale("C")
+    }
+}

@@ -9,6 +9,14 @@
 /// accepts. At anything else (the buffer's end, a nested array, an escaped
 /// key, invalid JSON, an item the mapper rejects) it stops before that item
 /// and leaves it to the general path, which reads and reports it exactly.
+///
+/// Its string, number and literal scanners stay its own, beside the
+/// stream reader's: they scan a whole buffer eight and sixteen bytes at a
+/// time with no refill or error path, which took the mappers from 36.8 to
+/// 10.5 instructions per byte (callgrind); the pieces of the grammar that
+/// are rules rather than loops (UTF-8 sequence shapes, `\u` digits, the
+/// item names, the item rules) are `JSONEscapes`', `MemberName`'s and the
+/// rules' own, shared.
 struct FastItems {
     let comments: Bool
     /// Whether newlines are blanks (a whole document) or end the line.
@@ -115,11 +123,11 @@ struct FastItems {
                     i += 2
                 case UInt8(ascii: "u"):
                     guard i + 6 <= n else { return nil }
-                    let unit = hex4(b, i + 2)
+                    let unit = JSONEscapes.hex4(b, i + 2)  // negative when not hex
                     guard unit >= 0, unit < 0xDC00 || unit >= 0xE000 else { return nil }
                     if unit >= 0xD800 && unit < 0xDC00 {
                         guard i + 12 <= n, b[i + 6] == UInt8(ascii: "\\"), b[i + 7] == UInt8(ascii: "u") else { return nil }
-                        let low = hex4(b, i + 8)
+                        let low = JSONEscapes.hex4(b, i + 8)
                         guard low >= 0xDC00, low < 0xE000 else { return nil }
                         i += 12
                     } else {
@@ -134,14 +142,6 @@ struct FastItems {
                 i += 1  // a plain byte in the last few of the buffer
             }
         }
-    }
-
-    /// Four hex digits, or -1.
-    @inline(__always)
-    private static func hex4(_ b: UnsafePointer<UInt8>, _ i: Int) -> Int {
-        let v = JSONEscapes.hexValue(b[i]) << 12 | JSONEscapes.hexValue(b[i + 1]) << 8
-            | JSONEscapes.hexValue(b[i + 2]) << 4 | JSONEscapes.hexValue(b[i + 3])
-        return v < 0 ? -1 : v
     }
 
     /// Scans a number from `j`; returns the index after it, or nil.

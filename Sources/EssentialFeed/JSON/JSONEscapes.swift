@@ -71,6 +71,8 @@ enum JSONEscapes {
         }
     }
 
+    /// The value of the four hex digits at `bytes[i]`; negative when one is not hex.
+    @inline(__always)
     static func hex4(_ bytes: UnsafePointer<UInt8>, _ i: Int) -> Int {
         var v = 0
         for k in 0..<4 { v = v << 4 | hexValue(bytes[i + k]) }

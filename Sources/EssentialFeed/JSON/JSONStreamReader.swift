@@ -103,7 +103,8 @@ public struct JSONStreamReader {
         return true
     }
 
-    private func fail(_ reason: String, at index: Int? = nil) -> ErrorRecord {
+    private func fail(_ fault: JSONFault, at index: Int? = nil) -> ErrorRecord {
+        let reason = fault.reason
         let offset = consumed + (index ?? position) - lineOrigin
         let atEnd = (index ?? position) >= end && atEOF
         let error = JSONSyntaxError(offset: offset, reason: atEnd ? "unexpected end: \(reason)" : reason)
@@ -152,7 +153,7 @@ public struct JSONStreamReader {
             let c = buffer[position]
             if c == 0x20 || c == 0x09 || c == 0x0D { position += 1; continue }
             if c == 0x0A { position += 1; lineDone = true; return }
-            throw fail("unexpected data after the value")
+            throw fail(.unexpectedData)
         }
     }
 
@@ -195,7 +196,7 @@ public struct JSONStreamReader {
             }
             switch buffer[position] {
             case 0x20, 0x09, 0x0D, 0x0A: position += 1
-            default: throw fail("unexpected data after the value")
+            default: throw fail(.unexpectedData)
             }
         }
     }
@@ -229,7 +230,7 @@ public struct JSONStreamReader {
 
     /// The kind of the next value.
     public mutating func peekKind() throws(ErrorRecord) -> JSONDocument.Kind {
-        guard let c = try peek() else { throw fail("expected a value") }
+        guard let c = try peek() else { throw fail(.expectedValue) }
         switch c {
         case UInt8(ascii: "{"): return .object
         case UInt8(ascii: "["): return .array
@@ -238,24 +239,24 @@ public struct JSONStreamReader {
         case UInt8(ascii: "f"): return .false
         case UInt8(ascii: "n"): return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
-        default: throw fail("unexpected \(Self.describe(c))")
+        default: throw fail(.unexpected(c))
         }
     }
 
     /// Opens the object that comes next.
     public mutating func beginObject() throws(ErrorRecord) {
-        guard try peek() == UInt8(ascii: "{") else { throw fail("expected an object") }
+        guard try peek() == UInt8(ascii: "{") else { throw fail(.expectedObject) }
         try push(isObject: true)
     }
 
     /// Opens the array that comes next.
     public mutating func beginArray() throws(ErrorRecord) {
-        guard try peek() == UInt8(ascii: "[") else { throw fail("expected an array") }
+        guard try peek() == UInt8(ascii: "[") else { throw fail(.expectedArray) }
         try push(isObject: false)
     }
 
     private mutating func push(isObject: Bool) throws(ErrorRecord) {
-        guard open.count < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
+        guard open.count < maxDepth else { throw fail(.nestingTooDeep(maxDepth)) }
         open.append((isObject, 0))
         position += 1
     }
@@ -264,10 +265,10 @@ public struct JSONStreamReader {
     /// colon, and returns true; or reads the closing brace and returns false.
     public mutating func nextMember(key: inout [UInt8]) throws(ErrorRecord) -> Bool {
         guard try separator(closer: UInt8(ascii: "}")) else { return false }
-        guard try peek() == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+        guard try peek() == UInt8(ascii: "\"") else { throw fail(.expectedKey) }
         key.removeAll(keepingCapacity: true)
         try string(into: &key, decode: true)
-        guard try peek() == UInt8(ascii: ":") else { throw fail("expected ':' after key") }
+        guard try peek() == UInt8(ascii: ":") else { throw fail(.expectedColon) }
         position += 1
         return true
     }
@@ -280,7 +281,7 @@ public struct JSONStreamReader {
     private mutating func separator(closer: UInt8) throws(ErrorRecord) -> Bool {
         let isObject = closer == UInt8(ascii: "}")
         guard let c = try peek() else {
-            throw fail(isObject ? "unterminated object" : "unterminated array")
+            throw fail(.unterminated(object: isObject))
         }
         if c == closer {
             position += 1
@@ -289,10 +290,10 @@ public struct JSONStreamReader {
         }
         if open[open.count - 1].count > 0 {
             guard c == UInt8(ascii: ",") else {
-                throw fail(isObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array")
+                throw fail(.expectedSeparator(object: isObject))
             }
             position += 1
-            if try peek() == nil { throw fail(isObject ? "unterminated object" : "unterminated array") }
+            if try peek() == nil { throw fail(.unterminated(object: isObject)) }
         }
         open[open.count - 1].count += 1
         return true
@@ -328,7 +329,7 @@ public struct JSONStreamReader {
     /// the raw content held escapes.
     @discardableResult
     public mutating func string(into out: inout [UInt8], decode: Bool) throws(ErrorRecord) -> Bool {
-        guard try peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        guard try peek() == UInt8(ascii: "\"") else { throw fail(.expectedString) }
         position += 1
         var escaped = false
         while true {
@@ -342,7 +343,7 @@ public struct JSONStreamReader {
                 position = stop
             }
             if position == end {
-                guard try refill() != nil else { throw fail("unterminated string") }
+                guard try refill() != nil else { throw fail(.unterminatedString) }
                 continue
             }
             let c = buffer[position]
@@ -353,7 +354,7 @@ public struct JSONStreamReader {
                 escaped = true
                 try escape(into: &out, decode: decode)
             } else if c < 0x20 {
-                throw fail("control character \(Self.describe(c)) in string (must be escaped)")
+                throw fail(.controlCharacter(c))
             } else {
                 try multibyte(into: &out)
             }
@@ -361,7 +362,7 @@ public struct JSONStreamReader {
     }
 
     private mutating func escape(into out: inout [UInt8], decode: Bool) throws(ErrorRecord) {
-        guard try ensure(2) else { position = end; throw fail("unterminated string") }
+        guard try ensure(2) else { position = end; throw fail(.unterminatedString) }
         let e = buffer[position + 1]
         switch e {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
@@ -385,16 +386,16 @@ public struct JSONStreamReader {
             var scalar = unit
             var length = 6
             if unit >= 0xDC00 && unit < 0xE000 {
-                throw fail("lone low surrogate \\u\(String(unit, radix: 16, uppercase: true)) in string", at: position)
+                throw fail(.loneLowSurrogate(unit), at: position)
             }
             if unit >= 0xD800 && unit < 0xDC00 {
                 _ = try ensure(12)
                 guard end - position >= 8, buffer[position + 6] == UInt8(ascii: "\\"), buffer[position + 7] == UInt8(ascii: "u") else {
-                    throw fail("lone high surrogate \\u\(String(unit, radix: 16, uppercase: true)) in string", at: position)
+                    throw fail(.loneHighSurrogate(unit), at: position)
                 }
                 let low = try hex4(position + 8, escapeAt: position)
                 guard low >= 0xDC00 && low < 0xE000 else {
-                    throw fail("high surrogate not followed by a low surrogate in string", at: position)
+                    throw fail(.highSurrogateWithoutLow, at: position)
                 }
                 scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
                 length = 12
@@ -407,10 +408,7 @@ public struct JSONStreamReader {
             position += length
         default:
             position += 1
-            if e >= 0x21 && e < 0x7F {
-                throw fail("invalid escape \\\(Character(Unicode.Scalar(e)))")
-            }
-            throw fail("invalid escape: backslash before \(Self.describe(e))")
+            throw fail(.invalidEscape(e))
         }
     }
 
@@ -421,9 +419,9 @@ public struct JSONStreamReader {
         let start = position + offset
         var v = 0
         for k in 0..<4 {
-            guard start + k < end else { throw fail("unterminated \\u escape", at: start + k) }
+            guard start + k < end else { throw fail(.unterminatedHexEscape, at: start + k) }
             let h = JSONEscapes.hexValue(buffer[start + k])
-            guard h >= 0 else { throw fail("invalid hex digit in \\u escape", at: start + k) }
+            guard h >= 0 else { throw fail(.invalidHexDigit, at: start + k) }
             v = v << 4 | h
         }
         return v
@@ -432,7 +430,7 @@ public struct JSONStreamReader {
     private mutating func multibyte(into out: inout [UInt8]) throws(ErrorRecord) {
         let c = buffer[position]
         guard let (continuations, first, last) = JSONEscapes.utf8Sequence(c) else {
-            throw fail("invalid UTF-8 \(Self.describe(c)) in string")
+            throw fail(.invalidUTF8(c))
         }
         var need = continuations
         var lo = first
@@ -442,7 +440,7 @@ public struct JSONStreamReader {
         let count = need + 1
         while need > 0 {
             guard k < end, buffer[k] >= lo, buffer[k] <= hi else {
-                throw fail("invalid UTF-8 sequence starting with \(Self.describe(c)) in string")
+                throw fail(.invalidUTF8Sequence(c))
             }
             lo = 0x80
             hi = 0xBF
@@ -455,7 +453,7 @@ public struct JSONStreamReader {
 
     /// Reads a number; its text goes into `out` (appended).
     public mutating func number(into out: inout [UInt8]) throws(ErrorRecord) {
-        guard try peek() != nil else { throw fail("expected a value") }
+        guard try peek() != nil else { throw fail(.expectedValue) }
         mark = position
         defer { mark = nil }
         var i = position
@@ -475,15 +473,15 @@ public struct JSONStreamReader {
         let first = try at(&i)
         if first == UInt8(ascii: "0") {
             i += 1
-            if isDigit(try at(&i)) { throw fail("leading zero in number", at: i) }
+            if isDigit(try at(&i)) { throw fail(.leadingZero, at: i) }
         } else if isDigit(first) {
             while isDigit(try at(&i)) { i += 1 }
         } else {
-            throw fail("expected a digit", at: i)
+            throw fail(.expectedDigit, at: i)
         }
         if try at(&i) == UInt8(ascii: ".") {
             i += 1
-            guard isDigit(try at(&i)) else { throw fail("expected a digit after '.'", at: i) }
+            guard isDigit(try at(&i)) else { throw fail(.expectedFractionDigit, at: i) }
             while isDigit(try at(&i)) { i += 1 }
         }
         let e = try at(&i)
@@ -491,7 +489,7 @@ public struct JSONStreamReader {
             i += 1
             let sign = try at(&i)
             if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { i += 1 }
-            guard isDigit(try at(&i)) else { throw fail("expected a digit in exponent", at: i) }
+            guard isDigit(try at(&i)) else { throw fail(.expectedExponentDigit, at: i) }
             while isDigit(try at(&i)) { i += 1 }
         }
         let start = mark!
@@ -507,11 +505,11 @@ public struct JSONStreamReader {
         case .true: word = Array("true".utf8)
         case .false: word = Array("false".utf8)
         case .null: word = Array("null".utf8)
-        default: throw fail("expected true, false or null")
+        default: throw fail(.expectedLiteral)
         }
         _ = try ensure(word.count)
         for (k, c) in word.enumerated() where position + k >= end || buffer[position + k] != c {
-            throw fail("invalid literal (expected \(String(decoding: word, as: UTF8.self)))")
+            throw fail(.invalidLiteral(String(decoding: word, as: UTF8.self)))
         }
         position += word.count
         return kind
@@ -612,9 +610,4 @@ public struct JSONStreamReader {
         return i
     }
 
-    static func describe(_ c: UInt8) -> String {
-        if c >= 0x21 && c < 0x7F { return "character '\(Character(Unicode.Scalar(c)))'" }
-        let hex = String(c, radix: 16, uppercase: true)
-        return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
-    }
 }

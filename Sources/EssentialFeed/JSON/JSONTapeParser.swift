@@ -18,7 +18,7 @@ struct JSONTapeParser {
             skipWhitespace()
             let isObject = nodes[top].kind == .object
             let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-            guard i < p.count else { throw fail(isObject ? "unterminated object" : "unterminated array") }
+            guard i < p.count else { throw fail(.unterminated(object: isObject)) }
             let c = p[i]
             if c == closer {
                 i += 1
@@ -28,29 +28,29 @@ struct JSONTapeParser {
             }
             if nodes[top].count > 0 {
                 guard c == UInt8(ascii: ",") else {
-                    throw fail(isObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array")
+                    throw fail(.expectedSeparator(object: isObject))
                 }
                 i += 1
                 skipWhitespace()
             }
             nodes[top].count += 1
             if isObject {
-                guard i < p.count, p[i] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+                guard i < p.count, p[i] == UInt8(ascii: "\"") else { throw fail(.expectedKey) }
                 try string(&nodes)
                 skipWhitespace()
-                guard i < p.count, p[i] == UInt8(ascii: ":") else { throw fail("expected ':' after key") }
+                guard i < p.count, p[i] == UInt8(ascii: ":") else { throw fail(.expectedColon) }
                 i += 1
                 skipWhitespace()
             }
             try value(&nodes)
         }
         skipWhitespace()
-        if i < p.count { throw fail("unexpected data after the value") }
+        if i < p.count { throw fail(.unexpectedData) }
     }
 
-    func fail(_ reason: String) -> JSONSyntaxError {
-        if i >= p.count { return JSONSyntaxError(offset: i, reason: reason == "unexpected end" ? reason : "unexpected end: \(reason)") }
-        return JSONSyntaxError(offset: i, reason: reason)
+    func fail(_ fault: JSONFault) -> JSONSyntaxError {
+        if i >= p.count { return JSONSyntaxError(offset: i, reason: "unexpected end: \(fault.reason)") }
+        return JSONSyntaxError(offset: i, reason: fault.reason)
     }
 
     @inline(__always)
@@ -65,10 +65,10 @@ struct JSONTapeParser {
 
     /// Parses a scalar, or opens a container and leaves its body to `run`.
     mutating func value(_ nodes: inout [Node]) throws(JSONSyntaxError) {
-        guard i < p.count else { throw fail("expected a value") }
+        guard i < p.count else { throw fail(.expectedValue) }
         switch p[i] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard stack.count < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
+            guard stack.count < maxDepth else { throw fail(.nestingTooDeep(maxDepth)) }
             let kind: JSONDocument.Kind = p[i] == UInt8(ascii: "{") ? .object : .array
             stack.append(nodes.count)
             nodes.append(Node(kind: kind, escaped: false, start: i, end: 0, count: 0))
@@ -84,14 +84,8 @@ struct JSONTapeParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try number(&nodes)
         default:
-            throw fail("unexpected \(describe(p[i]))")
+            throw fail(.unexpected(p[i]))
         }
-    }
-
-    func describe(_ c: UInt8) -> String {
-        if c >= 0x21 && c < 0x7F { return "character '\(Character(Unicode.Scalar(c)))'" }
-        let hex = String(c, radix: 16, uppercase: true)
-        return "byte 0x\(hex.count == 1 ? "0" + hex : hex)"
     }
 
     mutating func literal(_ word: StaticString, _ kind: JSONDocument.Kind, _ nodes: inout [Node]) throws(JSONSyntaxError) {
@@ -100,7 +94,7 @@ struct JSONTapeParser {
         for c in w {
             guard i < p.count, p[i] == c else {
                 i = start
-                throw fail("invalid literal (expected \(word))")
+                throw fail(.invalidLiteral("\(word)"))
             }
             i += 1
         }
@@ -110,24 +104,24 @@ struct JSONTapeParser {
     mutating func number(_ nodes: inout [Node]) throws(JSONSyntaxError) {
         let start = i
         if p[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < p.count else { throw fail("expected a digit") }
+        guard i < p.count else { throw fail(.expectedDigit) }
         if p[i] == UInt8(ascii: "0") {
             i += 1
-            if i < p.count, isDigit(p[i]) { throw fail("leading zero in number") }
+            if i < p.count, isDigit(p[i]) { throw fail(.leadingZero) }
         } else if isDigit(p[i]) {
             while i < p.count, isDigit(p[i]) { i += 1 }
         } else {
-            throw fail("expected a digit")
+            throw fail(.expectedDigit)
         }
         if i < p.count, p[i] == UInt8(ascii: ".") {
             i += 1
-            guard i < p.count, isDigit(p[i]) else { throw fail("expected a digit after '.'") }
+            guard i < p.count, isDigit(p[i]) else { throw fail(.expectedFractionDigit) }
             while i < p.count, isDigit(p[i]) { i += 1 }
         }
         if i < p.count, p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E") {
             i += 1
             if i < p.count, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < p.count, isDigit(p[i]) else { throw fail("expected a digit in exponent") }
+            guard i < p.count, isDigit(p[i]) else { throw fail(.expectedExponentDigit) }
             while i < p.count, isDigit(p[i]) { i += 1 }
         }
         nodes.append(Node(kind: .number, escaped: false, start: start, end: i, count: 0))
@@ -148,7 +142,7 @@ struct JSONTapeParser {
                 if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { break }
                 i += 1
             }
-            guard i < p.count else { throw fail("unterminated string") }
+            guard i < p.count else { throw fail(.unterminatedString) }
             let c = p[i]
             if c == UInt8(ascii: "\"") {
                 nodes.append(Node(kind: .string, escaped: escaped, start: start, end: i, count: 0))
@@ -158,7 +152,7 @@ struct JSONTapeParser {
                 escaped = true
                 try escape()
             } else if c < 0x20 {
-                throw fail("control character \(describe(c)) in string (must be escaped)")
+                throw fail(.controlCharacter(c))
             } else {
                 try multibyte()
             }
@@ -167,7 +161,7 @@ struct JSONTapeParser {
 
     mutating func escape() throws(JSONSyntaxError) {
         i += 1
-        guard i < p.count else { throw fail("unterminated string") }
+        guard i < p.count else { throw fail(.unterminatedString) }
         switch p[i] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
              UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
@@ -177,24 +171,22 @@ struct JSONTapeParser {
             let unit = try hex4()
             if unit >= 0xDC00 && unit < 0xE000 {
                 i = at
-                throw fail("lone low surrogate \\u\(String(unit, radix: 16, uppercase: true)) in string")
+                throw fail(.loneLowSurrogate(unit))
             }
             if unit >= 0xD800 && unit < 0xDC00 {
                 guard i + 1 < p.count, p[i] == UInt8(ascii: "\\"), p[i + 1] == UInt8(ascii: "u") else {
                     i = at
-                    throw fail("lone high surrogate \\u\(String(unit, radix: 16, uppercase: true)) in string")
+                    throw fail(.loneHighSurrogate(unit))
                 }
                 i += 1
                 let low = try hex4()
                 guard low >= 0xDC00 && low < 0xE000 else {
                     i = at
-                    throw fail("high surrogate not followed by a low surrogate in string")
+                    throw fail(.highSurrogateWithoutLow)
                 }
             }
         default:
-            let c = p[i]
-            // Name an unprintable byte by value so the message stays on one line.
-            throw fail(c >= 0x21 && c < 0x7F ? "invalid escape \\\(Character(Unicode.Scalar(c)))" : "invalid escape: backslash before \(describe(c))")
+            throw fail(.invalidEscape(p[i]))
         }
     }
 
@@ -203,9 +195,9 @@ struct JSONTapeParser {
         i += 1
         var v = 0
         for _ in 0..<4 {
-            guard i < p.count else { throw fail("unterminated \\u escape") }
+            guard i < p.count else { throw fail(.unterminatedHexEscape) }
             let h = JSONEscapes.hexValue(p[i])
-            guard h >= 0 else { throw fail("invalid hex digit in \\u escape") }
+            guard h >= 0 else { throw fail(.invalidHexDigit) }
             v = v << 4 | h
             i += 1
         }
@@ -216,7 +208,7 @@ struct JSONTapeParser {
     mutating func multibyte() throws(JSONSyntaxError) {
         let c = p[i]
         guard let (continuations, first, last) = JSONEscapes.utf8Sequence(c) else {
-            throw fail("invalid UTF-8 \(describe(c)) in string")
+            throw fail(.invalidUTF8(c))
         }
         var need = continuations
         var lo = first
@@ -224,7 +216,7 @@ struct JSONTapeParser {
         var k = i + 1
         while need > 0 {
             guard k < p.count, p[k] >= lo, p[k] <= hi else {
-                throw fail("invalid UTF-8 sequence starting with \(describe(c)) in string")
+                throw fail(.invalidUTF8Sequence(c))
             }
             lo = 0x80
             hi = 0xBF

@@ -1,16 +1,10 @@
-import EssentialFeed
 import FeedCLI
 
 /// `comments-map`: the tool's composition root, run by its own executable and by
 /// the toolkit's multi-call executable.
 public enum CommentsMapTool {
     public static func main() -> Never {
-        let tool = Tool(
-            name: "comments-map",
-            help: """
-            usage: comments-map [--raw]
-                   comments-map --help | --version
-
+        ResponseMapping.main(name: "comments-map", kind: .comments, about: """
             Reads response records (from feed-fetch --comments) on standard input and
             writes one image comment record per item of each valid comments response:
               {"id":UUID,"message":…,"created_at":"YYYY-MM-DDTHH:MM:SSZ","username":…}
@@ -22,19 +16,6 @@ public enum CommentsMapTool {
             response gives one invalid_data error record and no comment records.
             Error records on standard input are written through unchanged.
 
-            options:
-              --raw        read standard input as one bare payload (e.g. from curl)
-                           taken as a status-200 response
-              -h, --help   print this help and exit
-              --version    print the version and exit
-
-            exit status: 0 all handled, 64 usage, 65 invalid data, or the status of
-            the first error record met (see essential-feed(7)).
-
-            """,
-            options: [.flag("--raw")]
-        )
-        if !tool.arguments.operands.isEmpty { tool.usageError("unexpected operand '\(tool.arguments.operands[0])'") }
-        ResponseMapping.run(tool, kind: .comments, raw: tool.arguments.flag("--raw"))
+            """)
     }
 }

@@ -59,7 +59,8 @@ struct CacheContext {
                 let result = try loader.save(reading: input.next)
                 tool.diagnostics.info("save: \(counted(result.saved, "item")) saved to \(path)")
             }
-        } catch where error == SaveInput.rejection {
+        } catch where input.rejected {
+            // The input's own failure, already reported: the save rolled back.
             input.drain()
             tool.diagnostics.info("save: cache unchanged: the input had errors")
             return
@@ -258,11 +259,12 @@ struct CacheContext {
                 while let entry = input.next() {
                     if input.trusted { return entry }
                 }
-                if !input.trusted { throw ImageInput.rejection }
+                if !input.trusted { throw ErrorRecord(.invalidData, "the input had invalid lines") }
                 return nil
             }
             tool.diagnostics.debug("save-images: stored \(counted(stored, "image")) in \(path)")
-        } catch where error == ImageInput.rejection {
+        } catch where !input.trusted {
+            // The invalid lines are already reported: the transaction rolled back.
             tool.diagnostics.info("save-images: nothing stored: the input had invalid lines")
         } catch {
             tool.fail(error)
@@ -328,23 +330,5 @@ struct CacheContext {
                 tool.fail(error.on(line: number))
             }
         }
-    }
-}
-
-/// Removes a store's temporary file when SIGINT or SIGTERM ends the process
-/// while the file may exist.
-final class InterruptCleanup: TemporaryFiles, @unchecked Sendable {
-    static let shared = InterruptCleanup()
-
-    func mayCreate(_ path: String) -> Int {
-        Signals.onInterrupt { _ = unlink(path) }
-    }
-
-    func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> Int {
-        Signals.onInterrupt(cleanup)
-    }
-
-    func done(_ token: Int) {
-        Signals.remove(token)
     }
 }

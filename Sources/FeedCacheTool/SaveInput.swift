@@ -11,14 +11,11 @@ import Glibc
 ///
 /// Error records are written through at once and their kind noted; an
 /// invalid or truncated line is reported. Either makes the input rejected:
-/// `next(_:)` then throws `SaveInput.rejection`, so that the save's
+/// `next(_:)` then throws that first failure (`rejection`), so that the save's
 /// transaction is rolled back, and `drain()` handles the rest of the input the
 /// same way. With `tee`, the line of each image saved is kept (in a `Spool`)
 /// to be written on once the save is over.
 final class SaveInput {
-    /// What `next(_:)` throws once the input is rejected (already reported).
-    static let rejection = ErrorRecord(.invalidData, "the input had errors")
-
     private let tool: Tool
     private var lines: InputLines
     private let spool: Spool?
@@ -27,8 +24,10 @@ final class SaveInput {
     private var aheadIndex = 0
     /// Whether the input has been read to its end.
     private(set) var ended = false
-    /// Whether an error record or an invalid line was met: nothing may be saved.
-    private(set) var rejected = false
+    /// The first error record or invalid line met (already reported): then
+    /// nothing may be saved.
+    private(set) var rejection: ErrorRecord?
+    var rejected: Bool { rejection != nil }
 
     init(tool: Tool, tee: Bool) {
         self.tool = tool
@@ -49,7 +48,7 @@ final class SaveInput {
     }
 
     /// Reads the next record (the records read ahead first) and passes its
-    /// image to `add`; false at the end of the input. Throws `rejection` when
+    /// image to `add`; false at the end of the input. Throws `rejection` once
     /// the input is rejected, and what `add` throws.
     func next(_ add: (CachedImageText) throws(ErrorRecord) -> Bool) throws(ErrorRecord) -> Bool {
         let record: (document: JSONDocument, number: Int)
@@ -63,7 +62,7 @@ final class SaveInput {
                 aheadIndex = 0
             }
             guard let read = read() else {
-                if rejected { throw Self.rejection }
+                if let rejection { throw rejection }
                 return false
             }
             record = read
@@ -76,9 +75,10 @@ final class SaveInput {
             do throws(ErrorRecord) {
                 image = try FeedImage(record: record.document)
             } catch {
-                tool.fail(error.on(line: record.number))
-                rejected = true
-                throw Self.rejection
+                let located = error.on(line: record.number)
+                tool.fail(located)
+                rejection = located
+                throw located
             }
             added = try CachedImageText.lending(image, to: add)
         }
@@ -103,7 +103,7 @@ final class SaveInput {
             next = try lines.next()
         } catch {
             tool.fail(error)
-            rejected = true
+            rejection = error
             return nil
         }
         guard let (line, number, truncated) = next else {
@@ -111,13 +111,13 @@ final class SaveInput {
             return nil
         }
         guard let document = tool.parseRecord(line, number, truncated) else {
-            rejected = true
+            rejection = ErrorRecord(.invalidData, "an invalid line", line: number)
             return nil
         }
         if let kind = RecordKind.errorKind(of: document) {
             tool.output.line(line)
             tool.record(kind)
-            rejected = true
+            rejection = ErrorRecord(kind, "an error record on input", line: number)
             return nil
         }
         return (document, number)
@@ -126,7 +126,7 @@ final class SaveInput {
     /// After a rejection: reads the rest of the input, writing error records
     /// through and reporting every invalid line, and keeps nothing.
     func drain() {
-        rejected = true
+        if rejection == nil { rejection = ErrorRecord(.invalidData, "the input was set aside") }
         ahead = []
         while true {
             let next: (line: ArraySlice<UInt8>, number: Int, truncated: Bool)?
@@ -164,7 +164,12 @@ final class SaveInput {
         do throws(ErrorRecord) {
             while try next(add) {}
         } catch {
-            if error == Self.rejection { drain() } else { tool.fail(error); rejected = true }
+            if rejected {
+                drain()
+            } else {
+                tool.fail(error)
+                rejection = error
+            }
         }
     }
 
@@ -176,69 +181,5 @@ final class SaveInput {
         } catch {
             tool.fail(error)
         }
-    }
-}
-
-/// The image responses `save-images` reads, one at a time.
-///
-/// Error records are written through and invalid responses reported as
-/// they are met, and skipped; an invalid or truncated line is reported and
-/// makes the input untrusted (nothing may be stored), but reading goes on so
-/// that every line is reported.
-final class ImageInput {
-    /// What a transaction's body throws once the input is untrusted (already reported).
-    static let rejection = ErrorRecord(.invalidData, "the input had invalid lines")
-
-    private let tool: Tool
-    private var lines: InputLines
-    /// False once an invalid or truncated line was met.
-    private(set) var trusted = true
-    /// Whether the input has been read to its end.
-    private(set) var ended = false
-
-    init(tool: Tool) {
-        self.tool = tool
-        lines = InputLines(flushing: tool.output)
-    }
-
-    /// The next valid image response's URL and data; nil at the end of the input.
-    func next() -> (url: String, data: [UInt8])? {
-        while !ended {
-            let next: (line: ArraySlice<UInt8>, number: Int, truncated: Bool)?
-            do throws(ErrorRecord) {
-                next = try lines.next()
-            } catch {
-                tool.fail(error)
-                trusted = false
-                ended = true
-                return nil
-            }
-            guard let (line, number, truncated) = next else {
-                ended = true
-                return nil
-            }
-            guard let document = tool.parseRecord(line, number, truncated) else {
-                trusted = false
-                continue
-            }
-            if let kind = RecordKind.errorKind(of: document) {
-                tool.output.line(line)
-                tool.record(kind)
-                continue
-            }
-            do throws(ErrorRecord) {
-                let response = try Response(record: document)
-                guard let url = response.url else { throw ErrorRecord(.invalidData, "image response has no url") }
-                return (url, try ImageDataMapper.map(response))
-            } catch {
-                tool.fail(error.on(line: number))
-            }
-        }
-        return nil
-    }
-
-    /// Reads (and reports) the rest of the input, storing nothing.
-    func drain() {
-        while next() != nil {}
     }
 }

@@ -1,3 +1,6 @@
+// Just over 400 lines, one type: the server's listener, connections and
+// their lifecycle share one lock and one set of state; the parsing and
+// writing of messages live beside it (HTTPRequestHead, HTTPResponse).
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -118,8 +118,7 @@ struct FastItems {
                 guard i + 1 < n else { return nil }
                 escaped = true
                 switch b[i + 1] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                case _ where JSONEscapes.shortEscapeValue(b[i + 1]) != nil:
                     i += 2
                 case UInt8(ascii: "u"):
                     guard i + 6 <= n else { return nil }

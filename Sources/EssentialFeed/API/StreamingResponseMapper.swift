@@ -196,23 +196,16 @@ public struct StreamingResponseMapper {
     private func mapKept(_ response: Response, line: Int?, into sink: any MappedRecordSink) throws(ErrorRecord) {
         do throws(ErrorRecord) {
             var writer = JSONWriter()
+            func add(_ write: (inout JSONWriter) -> Void) {
+                writer.reset()
+                write(&writer)
+                records.append(writer.bytes)
+                records.append(0x0A)
+                if records.count >= Self.batch { flush(sink) }
+            }
             switch kind {
-            case .feed:
-                for image in try FeedItemsMapper.map(response) {
-                    writer.reset()
-                    image.write(to: &writer)
-                    records.append(writer.bytes)
-                    records.append(0x0A)
-                    if records.count >= Self.batch { flush(sink) }
-                }
-            case .comments:
-                for comment in try ImageCommentsMapper.map(response) {
-                    writer.reset()
-                    comment.write(to: &writer)
-                    records.append(writer.bytes)
-                    records.append(0x0A)
-                    if records.count >= Self.batch { flush(sink) }
-                }
+            case .feed: for image in try FeedItemsMapper.map(response) { add(image.write) }
+            case .comments: for comment in try ImageCommentsMapper.map(response) { add(comment.write) }
             }
             commit(sink)
         } catch {

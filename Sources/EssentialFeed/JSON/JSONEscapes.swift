@@ -51,11 +51,6 @@ enum JSONEscapes {
             let e = bytes[i + 1]
             i += 2
             switch e {
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
             case UInt8(ascii: "u"):
                 var scalar = hex4(bytes, i)
                 i += 4
@@ -66,8 +61,23 @@ enum JSONEscapes {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 }
                 appendUTF8(UInt32(scalar), to: &out)
-            default: out.append(e)  // " \ /
+            default: out.append(shortEscapeValue(e) ?? e)  // validated: one of the short escapes
             }
+        }
+    }
+
+    /// The byte a two-character escape `\e` stands for (`"` `\` `/` `b` `f`
+    /// `n` `r` `t`); nil for any other `e` (`u` included).
+    @inline(__always)
+    static func shortEscapeValue(_ e: UInt8) -> UInt8? {
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): e
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
         }
     }
 

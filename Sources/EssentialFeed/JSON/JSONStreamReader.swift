@@ -365,17 +365,9 @@ public struct JSONStreamReader {
         guard try ensure(2) else { position = end; throw fail(.unterminatedString) }
         let e = buffer[position + 1]
         switch e {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+        case _ where JSONEscapes.shortEscapeValue(e) != nil:
             if decode {
-                switch e {
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                default: out.append(e)
-                }
+                out.append(JSONEscapes.shortEscapeValue(e)!)
             } else {
                 out.append(UInt8(ascii: "\\"))
                 out.append(e)

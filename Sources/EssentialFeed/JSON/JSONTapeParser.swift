@@ -163,8 +163,7 @@ struct JSONTapeParser {
         i += 1
         guard i < p.count else { throw fail(.unterminatedString) }
         switch p[i] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+        case _ where JSONEscapes.shortEscapeValue(p[i]) != nil:
             i += 1
         case UInt8(ascii: "u"):
             let at = i - 1

@@ -106,14 +106,9 @@ struct FastItems {
             let c = b[i]
             if c == UInt8(ascii: "\"") { return i }
             if c >= 0x80 {
-                guard let (continuations, low, high) = JSONEscapes.utf8Sequence(c), i + continuations < n else { return nil }
-                let c1 = b[i + 1]
-                guard c1 >= low, c1 <= high else { return nil }
-                if continuations > 1 {
-                    guard b[i + 2] & 0xC0 == 0x80 else { return nil }
-                    if continuations > 2 { guard b[i + 3] & 0xC0 == 0x80 else { return nil } }
-                }
-                i += continuations + 1
+                let length = JSONEscapes.utf8SequenceLength(b, i, n)
+                guard length > 0 else { return nil }
+                i += length
             } else if c == UInt8(ascii: "\\") {
                 guard i + 1 < n else { return nil }
                 escaped = true

@@ -36,6 +36,24 @@ enum JSONEscapes {
         }
     }
 
+    /// The length of the UTF-8 sequence whose lead byte (0x80 or above) is
+    /// `p[i]`, checked against RFC 3629 within `p[i..<n]`: 2 to 4; 0 when
+    /// the byte cannot lead; -1 when what follows is not its continuation
+    /// (or is cut off at `n`). The one check of the tape parser, the stream
+    /// reader and the fast path.
+    @inline(__always)
+    static func utf8SequenceLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+        guard let (continuations, low, high) = utf8Sequence(p[i]) else { return 0 }
+        guard i + continuations < n else { return -1 }
+        let c1 = p[i + 1]
+        guard c1 >= low, c1 <= high else { return -1 }
+        if continuations > 1 {
+            guard p[i + 2] & 0xC0 == 0x80 else { return -1 }
+            if continuations > 2 { guard p[i + 3] & 0xC0 == 0x80 else { return -1 } }
+        }
+        return continuations + 1
+    }
+
     /// Decodes the validated escaped content `bytes[start..<end]` of a string.
     static func unescape(_ bytes: [UInt8], _ start: Int, _ end: Int, into out: inout [UInt8]) {
         guard start < end else { return }

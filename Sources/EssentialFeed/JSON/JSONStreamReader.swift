@@ -421,26 +421,13 @@ public struct JSONStreamReader {
 
     private mutating func multibyte(into out: inout [UInt8]) throws(ErrorRecord) {
         let c = buffer[position]
-        guard let (continuations, first, last) = JSONEscapes.utf8Sequence(c) else {
-            throw fail(.invalidUTF8(c))
-        }
-        var need = continuations
-        var lo = first
-        var hi = last
-        _ = try ensure(need + 1)
-        var k = position + 1
-        let count = need + 1
-        while need > 0 {
-            guard k < end, buffer[k] >= lo, buffer[k] <= hi else {
-                throw fail(.invalidUTF8Sequence(c))
-            }
-            lo = 0x80
-            hi = 0xBF
-            k += 1
-            need -= 1
-        }
-        out.append(contentsOf: buffer[position..<(position + count)])
-        position += count
+        _ = try ensure((JSONEscapes.utf8Sequence(c)?.continuations ?? 0) + 1)
+        let from = position, to = end
+        let length = buffer.withUnsafeBufferPointer { JSONEscapes.utf8SequenceLength($0.baseAddress!, from, to) }
+        if length == 0 { throw fail(.invalidUTF8(c)) }
+        if length < 0 { throw fail(.invalidUTF8Sequence(c)) }
+        out.append(contentsOf: buffer[position..<(position + length)])
+        position += length
     }
 
     /// Reads a number; its text goes into `out` (appended).

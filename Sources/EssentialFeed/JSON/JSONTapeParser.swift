@@ -205,23 +205,9 @@ struct JSONTapeParser {
 
     /// Validates one UTF-8 sequence of two to four bytes at `i` (RFC 3629).
     mutating func multibyte() throws(JSONSyntaxError) {
-        let c = p[i]
-        guard let (continuations, first, last) = JSONEscapes.utf8Sequence(c) else {
-            throw fail(.invalidUTF8(c))
-        }
-        var need = continuations
-        var lo = first
-        var hi = last
-        var k = i + 1
-        while need > 0 {
-            guard k < p.count, p[k] >= lo, p[k] <= hi else {
-                throw fail(.invalidUTF8Sequence(c))
-            }
-            lo = 0x80
-            hi = 0xBF
-            k += 1
-            need -= 1
-        }
-        i = k
+        let length = JSONEscapes.utf8SequenceLength(p.baseAddress!, i, p.count)
+        if length == 0 { throw fail(.invalidUTF8(p[i])) }
+        if length < 0 { throw fail(.invalidUTF8Sequence(p[i])) }
+        i += length
     }
 }

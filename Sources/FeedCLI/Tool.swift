@@ -21,6 +21,25 @@ public final class Tool: @unchecked Sendable {
     /// output. Off for output meant for people or raw bytes (feed-view,
     /// `reldate DATE…`, `feed-cache image`): there they go to standard error only.
     public var writesErrorRecords = true
+    /// The descriptor records are read from (standard input).
+    public let input: Int32
+
+    /// Where a tool reads and writes records, and whether it takes SIGINT
+    /// and SIGTERM (see `Signals`). Other than `.standard` only in tests,
+    /// which run tools' parts in one process.
+    public struct Streams: Sendable {
+        public var input: Int32
+        public var output: Int32
+        public var handlesSignals: Bool
+
+        public init(input: Int32 = 0, output: Int32 = 1, handlesSignals: Bool = true) {
+            self.input = input
+            self.output = output
+            self.handlesSignals = handlesSignals
+        }
+
+        public static let standard = Streams()
+    }
 
     /// Parses the arguments; answers `--help` and `--version`; a usage error
     /// ends the process with status 64.
@@ -30,15 +49,17 @@ public final class Tool: @unchecked Sendable {
         options: [OptionSpec],
         arguments: [String] = Invocation.arguments,
         environment: [String: String] = Tool.processEnvironment(),
-        writesErrorRecords: Bool = true
+        writesErrorRecords: Bool = true,
+        streams: Streams = .standard
     ) {
         self.writesErrorRecords = writesErrorRecords
+        input = streams.input
         self.name = name
         self.help = help
         self.environment = environment
         diagnostics = Diagnostics(tool: name, environment: environment["FEED_LOG"])
-        output = Output(diagnostics: diagnostics)
-        Signals.install(output: output)
+        output = Output(fd: streams.output, diagnostics: diagnostics)
+        if streams.handlesSignals { Signals.install(output: output) }
         let all = options + [.flag("--help", "-h"), .flag("--version")]
         do {
             self.arguments = try Arguments(arguments, options: all)
@@ -147,7 +168,7 @@ public final class Tool: @unchecked Sendable {
 
     /// Reads standard input line by line, flushing output before each wait.
     public func forEachLine(_ body: (ArraySlice<UInt8>, Int, Bool) throws -> Void) {
-        var lines = InputLines(flushing: output)
+        var lines = InputLines(fd: input, flushing: output)
         do {
             while let (line, number, truncated) = try lines.next() {
                 try body(line, number, truncated)

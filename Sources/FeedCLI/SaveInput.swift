@@ -1,5 +1,4 @@
 import EssentialFeed
-import FeedCLI
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
@@ -15,7 +14,7 @@ import Glibc
 /// transaction is rolled back, and `drain()` handles the rest of the input the
 /// same way. With `tee`, the line of each image saved is kept (in a `Spool`)
 /// to be written on once the save is over.
-final class SaveInput {
+public final class SaveInput {
     private let tool: Tool
     private var lines: InputLines
     private let spool: Spool?
@@ -23,22 +22,22 @@ final class SaveInput {
     private var ahead: [(document: JSONDocument, number: Int)?] = []
     private var aheadIndex = 0
     /// Whether the input has been read to its end.
-    private(set) var ended = false
+    public private(set) var ended = false
     /// The first error record or invalid line met (already reported): then
     /// nothing may be saved.
-    private(set) var rejection: ErrorRecord?
-    var rejected: Bool { rejection != nil }
+    public private(set) var rejection: ErrorRecord?
+    public var rejected: Bool { rejection != nil }
 
-    init(tool: Tool, tee: Bool) {
+    public init(tool: Tool, tee: Bool) {
         self.tool = tool
-        lines = InputLines(flushing: tool.output)
+        lines = InputLines(fd: tool.input, flushing: tool.output)
         spool = tee ? Spool(name: "feed-cache", environment: tool.environment, memoryLimit: 1 << 20) : nil
     }
 
     /// Reads records ahead until about `limit` bytes of them are held, the
     /// input ends or it is rejected: a small feed is then saved in a
     /// transaction that never waits for its input. Returns how many were read.
-    func readAhead(bytes limit: Int) -> Int {
+    public func readAhead(bytes limit: Int) -> Int {
         var held = 0
         while held < limit, let record = read() {
             ahead.append(record)
@@ -50,7 +49,7 @@ final class SaveInput {
     /// Reads the next record (the records read ahead first) and passes its
     /// image to `add`; false at the end of the input. Throws `rejection` once
     /// the input is rejected, and what `add` throws.
-    func next(_ add: (CachedImageText) throws(ErrorRecord) -> Bool) throws(ErrorRecord) -> Bool {
+    public func next(_ add: (CachedImageText) throws(ErrorRecord) -> Bool) throws(ErrorRecord) -> Bool {
         let record: (document: JSONDocument, number: Int)
         if aheadIndex < ahead.count, let held = ahead[aheadIndex] {
             record = held
@@ -125,7 +124,7 @@ final class SaveInput {
 
     /// After a rejection: reads the rest of the input, writing error records
     /// through and reporting every invalid line, and keeps nothing.
-    func drain() {
+    public func drain() {
         if rejection == nil { rejection = ErrorRecord(.invalidData, "the input was set aside") }
         ahead = []
         while true {
@@ -155,7 +154,7 @@ final class SaveInput {
     /// save would have (keeping the lines of valid records, each id once, or
     /// draining once rejected), so that the records can still be written on.
     /// The ids are collected here: the store cannot say which were saved.
-    func readToEndForTee() {
+    public func readToEndForTee() {
         var ids = Set<UUID>()
         let add = { (image: CachedImageText) throws(ErrorRecord) -> Bool in
             guard let id = Identifiers.uuid(bytes: image.id) else { return false }
@@ -174,7 +173,7 @@ final class SaveInput {
     }
 
     /// With `tee`: writes on the lines kept, once the save is over.
-    func writeOn() {
+    public func writeOn() {
         guard let spool else { return }
         do throws(ErrorRecord) {
             try spool.write(to: tool.output)

@@ -1,5 +1,4 @@
 import EssentialFeed
-import FeedCLI
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
@@ -13,21 +12,21 @@ import Glibc
 /// they are met, and skipped; an invalid or truncated line is reported and
 /// makes the input untrusted (nothing may be stored), but reading goes on so
 /// that every line is reported.
-final class ImageInput {
+public final class ImageInput {
     private let tool: Tool
     private var lines: InputLines
     /// False once an invalid or truncated line was met.
-    private(set) var trusted = true
+    public private(set) var trusted = true
     /// Whether the input has been read to its end.
-    private(set) var ended = false
+    public private(set) var ended = false
 
-    init(tool: Tool) {
+    public init(tool: Tool) {
         self.tool = tool
-        lines = InputLines(flushing: tool.output)
+        lines = InputLines(fd: tool.input, flushing: tool.output)
     }
 
     /// The next valid image response's URL and data; nil at the end of the input.
-    func next() -> (url: String, data: [UInt8])? {
+    public func next() -> (url: String, data: [UInt8])? {
         while !ended {
             let next: (line: ArraySlice<UInt8>, number: Int, truncated: Bool)?
             do throws(ErrorRecord) {
@@ -63,7 +62,7 @@ final class ImageInput {
     }
 
     /// Reads (and reports) the rest of the input, storing nothing.
-    func drain() {
+    public func drain() {
         while next() != nil {}
     }
 }

@@ -138,34 +138,6 @@ struct FastItems {
         }
     }
 
-    /// Scans a number from `j`; returns the index after it, or nil.
-    @inline(__always)
-    private static func number(_ b: UnsafePointer<UInt8>, _ from: Int, _ n: Int) -> Int? {
-        var j = from
-        @inline(__always) func digit(_ k: Int) -> Bool { k < n && b[k] &- UInt8(ascii: "0") < 10 }
-        if b[j] == UInt8(ascii: "-") { j += 1 }
-        guard j < n else { return nil }
-        if b[j] == UInt8(ascii: "0") {
-            j += 1
-        } else if digit(j) {
-            while digit(j) { j += 1 }
-        } else {
-            return nil
-        }
-        if j < n, b[j] == UInt8(ascii: ".") {
-            j += 1
-            guard digit(j) else { return nil }
-            while digit(j) { j += 1 }
-        }
-        if j < n, b[j] | 0x20 == UInt8(ascii: "e") {
-            j += 1
-            if j < n, b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "-") { j += 1 }
-            guard digit(j) else { return nil }
-            while digit(j) { j += 1 }
-        }
-        return j < n ? j : nil
-    }
-
     /// Reads a scalar value at `j` into `field`; returns the index after it,
     /// or nil (a container, invalid, or the buffer's end).
     @inline(__always)
@@ -190,7 +162,9 @@ struct FastItems {
             field = ItemField(kind: .other)
             return j + 5
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            guard let after = number(b, j, n) else { return nil }
+            // A number that reaches the buffer's end may go on past it.
+            let (after, fault) = JSONEscapes.scanNumber(b, j, n)
+            guard fault == nil, after < n else { return nil }
             field = ItemField(kind: .other)
             return after
         default:

@@ -54,6 +54,39 @@ enum JSONEscapes {
         return continuations + 1
     }
 
+    /// Scans the number at `p[i]` (a `-` or a digit) within `p[i..<n]`:
+    /// returns the index after it, or the index of the fault and the fault
+    /// (RFC 8259: no leading zero, digits after `.` and in an exponent). The
+    /// number rule of the tape parser and the fast path; the stream reader,
+    /// which may need a refill at any byte, walks the same rule itself.
+    @inline(__always)
+    static func scanNumber(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (end: Int, fault: JSONFault?) {
+        var j = i
+        @inline(__always) func digit(_ k: Int) -> Bool { k < n && p[k] &- UInt8(ascii: "0") < 10 }
+        if p[j] == UInt8(ascii: "-") { j += 1 }
+        guard j < n else { return (j, .expectedDigit) }
+        if p[j] == UInt8(ascii: "0") {
+            j += 1
+            if digit(j) { return (j, .leadingZero) }
+        } else if digit(j) {
+            while digit(j) { j += 1 }
+        } else {
+            return (j, .expectedDigit)
+        }
+        if j < n, p[j] == UInt8(ascii: ".") {
+            j += 1
+            guard digit(j) else { return (j, .expectedFractionDigit) }
+            while digit(j) { j += 1 }
+        }
+        if j < n, p[j] | 0x20 == UInt8(ascii: "e") {
+            j += 1
+            if j < n, p[j] == UInt8(ascii: "+") || p[j] == UInt8(ascii: "-") { j += 1 }
+            guard digit(j) else { return (j, .expectedExponentDigit) }
+            while digit(j) { j += 1 }
+        }
+        return (j, nil)
+    }
+
     /// Decodes the validated escaped content `bytes[start..<end]` of a string.
     static func unescape(_ bytes: [UInt8], _ start: Int, _ end: Int, into out: inout [UInt8]) {
         guard start < end else { return }

@@ -103,32 +103,11 @@ struct JSONTapeParser {
 
     mutating func number(_ nodes: inout [Node]) throws(JSONSyntaxError) {
         let start = i
-        if p[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < p.count else { throw fail(.expectedDigit) }
-        if p[i] == UInt8(ascii: "0") {
-            i += 1
-            if i < p.count, isDigit(p[i]) { throw fail(.leadingZero) }
-        } else if isDigit(p[i]) {
-            while i < p.count, isDigit(p[i]) { i += 1 }
-        } else {
-            throw fail(.expectedDigit)
-        }
-        if i < p.count, p[i] == UInt8(ascii: ".") {
-            i += 1
-            guard i < p.count, isDigit(p[i]) else { throw fail(.expectedFractionDigit) }
-            while i < p.count, isDigit(p[i]) { i += 1 }
-        }
-        if i < p.count, p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E") {
-            i += 1
-            if i < p.count, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < p.count, isDigit(p[i]) else { throw fail(.expectedExponentDigit) }
-            while i < p.count, isDigit(p[i]) { i += 1 }
-        }
+        let (end, fault) = JSONEscapes.scanNumber(p.baseAddress!, i, p.count)
+        i = end
+        if let fault { throw fail(fault) }
         nodes.append(Node(kind: .number, escaped: false, start: start, end: i, count: 0))
     }
-
-    @inline(__always)
-    func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
 
     /// Parses a string starting at its opening quote.
     mutating func string(_ nodes: inout [Node]) throws(JSONSyntaxError) {

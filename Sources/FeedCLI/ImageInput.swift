@@ -1,10 +1,4 @@
 import EssentialFeed
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The image responses `save-images` reads, one at a time.
 ///

@@ -1,9 +1,4 @@
 import EssentialFeed
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Holds the records of the response being mapped in a `Spool` (2 MiB in
 /// memory, then a temporary file) until it is known valid, so memory does

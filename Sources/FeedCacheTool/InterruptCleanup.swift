@@ -1,9 +1,6 @@
 import EssentialFeed
 import EssentialFeedInfra
 import FeedCLI
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import EssentialFeed
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,7 +6,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EssentialFeed
 
 /// A file written through a buffer at an offset of its own (`pwrite`), so
 /// that a region already written can be moved. The first failure is kept and

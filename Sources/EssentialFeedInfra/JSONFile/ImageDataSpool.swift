@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import EssentialFeed
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,7 +6,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EssentialFeed
 
 /// The image data a transaction stores, until it commits: in memory up to
 /// 4 MiB, the rest in an unlinked temporary file beside the store, so that

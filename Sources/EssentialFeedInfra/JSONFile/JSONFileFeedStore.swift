@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import EssentialFeed
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,7 +6,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EssentialFeed
 
 /// A store in one JSON document, selected by a path ending in `.json`: easy
 /// to read with `jq`, meant for small caches.

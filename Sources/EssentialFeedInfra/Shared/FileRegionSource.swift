@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import EssentialFeed
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,7 +6,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EssentialFeed
 
 /// Bytes of an open file from `offset` to `end`, read with `pread` (so that
 /// several readers can walk one descriptor), optionally between a prefix and

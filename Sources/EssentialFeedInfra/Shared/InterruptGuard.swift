@@ -1,9 +1,5 @@
 import CSQLite
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import EssentialFeed
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EssentialFeed
 
 /// A mutex that can also be waited for a bounded time.
 final class InterruptGuard: @unchecked Sendable {

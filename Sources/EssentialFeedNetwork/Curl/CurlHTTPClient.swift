@@ -1,9 +1,6 @@
 import CCurl
 import Dispatch
 import EssentialFeed
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// An HTTP client on the system's libcurl, called directly (no Foundation):
 /// what `feed-fetch` uses for https:// (and redirects from http:// to it).

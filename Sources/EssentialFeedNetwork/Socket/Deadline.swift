@@ -1,12 +1,4 @@
 import Dispatch
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The moment a request must be answered by, and the failure when it is not.
 struct Deadline: Sendable {

@@ -1,10 +1,5 @@
 import EssentialFeed
 import Dispatch
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
 #if canImport(Glibc)
 import Glibc

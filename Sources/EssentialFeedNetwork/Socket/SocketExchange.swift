@@ -1,14 +1,6 @@
 import EssentialFeed
 import Dispatch
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The work of one request, on a worker thread: connections, the request,
 /// the response, redirects.

@@ -27,7 +27,7 @@ public struct StreamingResponseMapper {
 
     public init(kind: Kind) {
         self.kind = kind
-        fast = FastItems(comments: kind == .comments, multiline: false)
+        fast = FastItems(comments: kind == .comments, records: records, limit: Self.batch)
         itemBytes.reserveCapacity(512)
     }
 
@@ -260,15 +260,10 @@ public struct StreamingResponseMapper {
             try reader.beginArray()
             var position = 0
             var rejection: MappingRejection?
-            let quick = reader.remainingDepth >= (kind == .comments ? 2 : 1)
-            fast.multiline = reader.multiline
             while true {
-                if quick, rejection == nil {
+                if rejection == nil {
                     // As many whole items as the buffer holds, straight from it.
-                    let records = self.records
-                    position += try reader.readElements(minimum: 1 << 14) { bytes, first in
-                        self.fast.run(bytes, first: first, into: records, limit: Self.batch)
-                    }
+                    position += try reader.readFlatObjects(minimum: 1 << 14, &fast)
                     if records.count >= Self.batch { flush(sink) }
                 }
                 // The next item, if any, the general way.

@@ -20,6 +20,13 @@ struct ItemField {
         self.escaped = escaped
     }
 
+    /// A field as `JSONFlatObjectScanner` found it.
+    @inline(__always)
+    init(_ value: JSONScalar) {
+        // The scalar kinds' raw values are the field kinds' (bool and number: other).
+        self.init(kind: Kind(rawValue: min(value.kind.rawValue, Kind.other.rawValue)).unsafelyUnwrapped, bytes: value.bytes, escaped: value.escaped)
+    }
+
     var isString: Bool { kind == .string }
 
     /// Calls `body` with the decoded content: the bytes themselves when there

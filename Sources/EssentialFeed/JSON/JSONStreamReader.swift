@@ -299,25 +299,20 @@ public struct JSONStreamReader {
         return true
     }
 
-    /// How many more containers may be opened inside the current one.
-    public var remainingDepth: Int { maxDepth - open.count }
-
-    /// Lets a caller read elements of the open array straight from the
-    /// buffer: `body` gets the unread bytes (at least `minimum` of them, or
-    /// a chunk's worth, when the stream still has them) and whether the
-    /// array has had no element yet, and returns how many bytes it read and
-    /// how many whole elements (with their separating commas) those bytes
-    /// were. It must read only whole elements it has validated exactly as
-    /// this reader would; it leaves anything else to the other methods.
+    /// Reads the elements of the open array that are flat objects lying
+    /// whole in the buffer (see `JSONFlatObjectScanner`), handing their
+    /// members to `visitor`, after first making at least `minimum` bytes
+    /// ready when the stream has them; returns how many it read. It stops
+    /// before anything else, for the other methods; the scan tells how far
+    /// it validated, and the reader moves itself.
     @inline(__always)
-    public mutating func readElements(
-        minimum: Int, _ body: (UnsafeBufferPointer<UInt8>, _ first: Bool) -> (read: Int, elements: Int)
-    ) throws(ErrorRecord) -> Int {
+    mutating func readFlatObjects<Visitor: JSONFlatObjectVisitor>(minimum: Int, _ visitor: inout Visitor) throws(ErrorRecord) -> Int {
+        guard let container = open.last, !container.isObject, open.count < maxDepth else { return 0 }
         if end - position < minimum { _ = try ensure(min(minimum, chunkSize)) }
-        let first = open[open.count - 1].count == 0
+        let scanner = JSONFlatObjectScanner(multiline: multiline, nesting: open.count + 1 < maxDepth)
         let from = position, to = end
         let (read, elements) = buffer.withUnsafeBufferPointer { p in
-            body(UnsafeBufferPointer(rebasing: p[from..<to]), first)
+            scanner.run(UnsafeBufferPointer(rebasing: p[from..<to]), first: container.count == 0, &visitor)
         }
         position += read
         open[open.count - 1].count += elements

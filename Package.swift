@@ -46,12 +46,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Infrastructure without networking: cache stores, files, locks.
         .target(name: "EssentialFeedInfra", dependencies: ["EssentialFeed", "CSQLite"]),
-        // Infrastructure with networking: HTTP/1.1 on POSIX sockets for http://, URLSession
-        // (FoundationNetworking, libcurl) for https://, created only when first needed.
-        // Kept apart so that tools that do not fetch never load Foundation's networking stack.
-        .target(name: "EssentialFeedNetwork", dependencies: ["EssentialFeed", "CCurl"]),
+        // Infrastructure with networking: HTTP/1.1 on POSIX sockets for http://, the system's
+        // libcurl called directly for https://, created only when first needed.
+        // Kept apart so that tools that do not fetch never load libcurl.
+        .target(name: "EssentialFeedNetwork", dependencies: ["EssentialFeed", "CCurl", "CZlib"]),
         // The system's libcurl (Debian: libcurl4-openssl-dev), for https.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The system's zlib (Debian: zlib1g-dev), to decode gzip and deflate bodies over http.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Command-line plumbing shared by every tool: arguments, records in and out,
         // diagnostics, exit statuses, signals.
         .target(name: "FeedCLI", dependencies: ["EssentialFeed"]),
@@ -89,7 +91,7 @@ let package = Package(
         .testTarget(name: "EssentialFeedTests", dependencies: ["EssentialFeed"]),
         .testTarget(name: "EssentialFeedCacheTests", dependencies: ["EssentialFeed"]),
         .testTarget(name: "EssentialFeedPresentationTests", dependencies: ["EssentialFeed", "EssentialFeedPresentation"]),
-        .testTarget(name: "EssentialFeedInfraTests", dependencies: ["EssentialFeedInfra", "EssentialFeedNetwork", "FeedServer"]),
+        .testTarget(name: "EssentialFeedInfraTests", dependencies: ["EssentialFeedInfra", "EssentialFeedNetwork", "FeedServer", "CZlib"]),
         .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
         .testTarget(name: "FeedCLITests", dependencies: ["FeedCLI", "EssentialFeed"]),
         .testTarget(

@@ -24,7 +24,9 @@ let tool = Tool(
     Redirects are followed: "url" stays the URL asked for, and "final_url"
     (only when redirected) names the one that answered. http:// uses
     feed-fetch's own HTTP/1.1 client, keeping connections open for the next
-    requests; https:// uses the system's libcurl.
+    requests; https:// uses the system's libcurl. Both send one request shape
+    (User-Agent: feed-fetch/VERSION, Accept: */*, Accept-Encoding: gzip,
+    deflate) and decode gzip and deflate bodies as they arrive.
 
     URLs come from the operands; an operand - reads standard input there.
     Without operands, URLs come from standard input: plain URL lines, or
@@ -38,8 +40,8 @@ let tool = Tool(
       --comments ID     fetch the comments of image ID
                         (BASE/v1/image/ID/comments)
       --limit N         items of the first feed page (default 10)
-      --max-body BYTES  the largest body accepted; suffixes k, M, G
-                        (1024-based; default 64M)
+      --max-body BYTES  the largest body accepted, as decoded; suffixes
+                        k, M, G (1024-based; default 64M)
       --max-redirects N redirects followed at most, 0-20 (default 5;
                         0: a 3xx is the response)
       --parallel N      requests in flight at most, 1-64 (default 8)
@@ -128,10 +130,14 @@ let netrc: Netrc? = Netrc.path(environment: tool.environment).flatMap { path in
     tool.diagnostics.trace("credentials from \(path)")
     return Netrc(parsing: String(decoding: data, as: UTF8.self))
 }
+let userAgent = "feed-fetch/\(toolkitVersion)"
 let client = SocketHTTPClient(
-    timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody, netrc: netrc,
+    timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
+    userAgent: userAgent, netrc: netrc,
     fallback: LazyHTTPClient {
-        CurlHTTPClient(timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody, netrc: netrc)
+        CurlHTTPClient(
+            timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
+            userAgent: userAgent, netrc: netrc)
     }
 )
 let fetcher = OrderedFetcher(tool: tool, client: client, parallel: parallel)

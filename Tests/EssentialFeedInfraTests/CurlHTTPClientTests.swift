@@ -86,4 +86,20 @@ final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
     func test_get_deliversNonUTF8AndBinaryBodiesExactly() throws {
         try spec_get_deliversNonUTF8AndBinaryBodiesExactly()
     }
+
+    func test_get_sendsTheOneRequestShape() throws {
+        try spec_get_sendsTheOneRequestShape()
+    }
+
+    func test_get_decodesGzipAndDeflateBodies() throws {
+        try spec_get_decodesGzipAndDeflateBodies()
+    }
+
+    func test_get_failsOnACorruptOrCutShortCompressedBody() throws {
+        try spec_get_failsOnACorruptOrCutShortCompressedBody()
+    }
+
+    func test_get_boundsTheDecodedSizeOfACompressedBody() throws {
+        try spec_get_boundsTheDecodedSizeOfACompressedBody()
+    }
 }

@@ -30,6 +30,10 @@ protocol HTTPClientSpecs {
     func test_get_acceptsABodyOfExactlyTheLimit() throws
     func test_get_stopsReadingAnEndlessBodyWithoutLengthPastTheLimit() throws
     func test_get_deliversNonUTF8AndBinaryBodiesExactly() throws
+    func test_get_sendsTheOneRequestShape() throws
+    func test_get_decodesGzipAndDeflateBodies() throws
+    func test_get_failsOnACorruptOrCutShortCompressedBody() throws
+    func test_get_boundsTheDecodedSizeOfACompressedBody() throws
 }
 
 /// The base of each client's test case: a FeedServer on 127.0.0.1 for each
@@ -266,5 +270,123 @@ class HTTPClientTestCase: XCTestCase {
             XCTAssertEqual(result.status, 200, name)
             XCTAssertEqual(result.body, bytes, name)
         }
+    }
+
+    // MARK: Request shape and content codings
+
+    /// A server that answers every request with `head` fields and `body`
+    /// (framed by `Content-Length`, or chunked in `chunks` pieces), and
+    /// keeps the last request head it read.
+    final class Answering: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lastHead = ""
+        var server: RawSocketServer!
+        var head: String { lock.withLock { lastHead } }
+
+        init(fields: String, body: [UInt8], chunks: Int = 0) throws {
+            server = try RawSocketServer { [self] connection in
+                while let request = connection.readRequest() {
+                    lock.withLock { lastHead = request }
+                    var message: [UInt8]
+                    if chunks > 0 {
+                        message = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\(fields)\r\n".utf8)
+                        let size = max(1, (body.count + chunks - 1) / chunks)
+                        var start = 0
+                        while start < body.count {
+                            let end = min(body.count, start + size)
+                            message += Array((String(end - start, radix: 16) + "\r\n").utf8) + body[start..<end] + Array("\r\n".utf8)
+                            start = end
+                        }
+                        message += Array("0\r\n\r\n".utf8)
+                    } else {
+                        message = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\(fields)\r\n".utf8) + body
+                    }
+                    guard connection.send(message) else { return }
+                }
+            }
+        }
+
+        var url: String { server.base + "/resource" }
+    }
+
+    func spec_get_sendsTheOneRequestShape() throws {
+        let answering = try Answering(fields: "", body: Array("ok".utf8))
+        defer { answering.server.stop() }
+        _ = try get(answering.url).get()
+        let lines = answering.head.split(separator: "\r\n", omittingEmptySubsequences: true).map(String.init)
+        XCTAssertEqual(lines, [
+            "GET /resource HTTP/1.1",
+            "Host: 127.0.0.1:\(answering.server.port)",
+            "User-Agent: feed-fetch",
+            "Accept: */*",
+            "Accept-Encoding: gzip, deflate",
+        ])
+    }
+
+    func spec_get_decodesGzipAndDeflateBodies() throws {
+        let payload = Array(String(repeating: #"{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","description":"x"},"#, count: 2000).utf8)
+        let cases: [(String, [UInt8], Int)] = [
+            ("Content-Encoding: gzip\r\n", Compression.compress(payload, .gzip), 0),
+            ("Content-Encoding: gzip\r\n", Compression.compress(payload, .gzip), 7),
+            ("Content-Encoding: x-gzip\r\n", Compression.compress(payload, .gzip), 0),
+            ("Content-Encoding: deflate\r\n", Compression.compress(payload, .zlib), 3),
+            ("Content-Encoding: deflate\r\n", Compression.compress(payload, .raw), 0),
+            ("Content-Encoding: identity\r\n", payload, 2),
+            ("", payload, 0),
+        ]
+        for (fields, body, chunks) in cases {
+            let answering = try Answering(fields: fields, body: body, chunks: chunks)
+            defer { answering.server.stop() }
+            let result = try get(answering.url).get()
+            XCTAssertEqual(result.status, 200, fields)
+            XCTAssertEqual(result.body.count, payload.count, "\(fields) in \(chunks) chunks")
+            XCTAssertEqual(result.body, payload, "\(fields) in \(chunks) chunks")
+        }
+        // An empty compressed resource: no stream at all.
+        let empty = try Answering(fields: "Content-Encoding: gzip\r\n", body: [])
+        defer { empty.server.stop() }
+        XCTAssertEqual(try get(empty.url).get().body, [])
+    }
+
+    func spec_get_failsOnACorruptOrCutShortCompressedBody() throws {
+        let payload = Array(String(repeating: "essential feed ", count: 5000).utf8)
+        var corrupt = Compression.compress(payload, .gzip)
+        for index in stride(from: 20, to: corrupt.count - 20, by: 7) { corrupt[index] ^= 0x5A }
+        let cutShort = Array(Compression.compress(payload, .gzip).dropLast(40))
+        for (name, body) in [("corrupt", corrupt), ("cut short", cutShort)] {
+            let answering = try Answering(fields: "Content-Encoding: gzip\r\n", body: body)
+            defer { answering.server.stop() }
+            guard case let .failure(failure) = get(answering.url) else {
+                XCTFail("a \(name) gzip body is no response")
+                continue
+            }
+            XCTAssertEqual(failure.reason, .badResponse, "\(name): \(failure.message)")
+            XCTAssertTrue(failure.message.hasPrefix("bad response: "), "\(name): \(failure.message)")
+        }
+    }
+
+    /// 1 GiB of zeros in about 1 MiB of gzip, made once.
+    static let bomb: [UInt8] = {
+        let piece = [UInt8](repeating: 0, count: 1 << 20)
+        return Compression.compress(.gzip, pieces: 1024) { _ in piece }
+    }()
+
+    func spec_get_boundsTheDecodedSizeOfACompressedBody() throws {
+        XCTAssertLessThan(Self.bomb.count, 2 << 20)
+        let answering = try Answering(fields: "Content-Encoding: gzip\r\n", body: Self.bomb)
+        defer { answering.server.stop() }
+        let started = Date()
+        guard case let .failure(failure) = get(answering.url, maxBodyBytes: 8 << 20) else {
+            return XCTFail("1 GiB decoded is over the limit")
+        }
+        XCTAssertEqual(failure.reason, .bodyTooLarge)
+        XCTAssertEqual(failure.message, "response body larger than 8388608 bytes")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "decoding stops at the limit")
+
+        // Exactly the limit, decoded, is accepted.
+        let exact = try Answering(fields: "Content-Encoding: gzip\r\n", body: Compression.compress([UInt8](repeating: 7, count: 4096), .gzip))
+        defer { exact.server.stop() }
+        XCTAssertEqual(try get(exact.url, maxBodyBytes: 4096).get().body.count, 4096)
+        guard case .failure = get(exact.url, maxBodyBytes: 4095) else { return XCTFail("one byte over, decoded, is too large") }
     }
 }

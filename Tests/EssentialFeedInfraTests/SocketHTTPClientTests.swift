@@ -88,6 +88,22 @@ final class SocketHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
         try spec_get_deliversNonUTF8AndBinaryBodiesExactly()
     }
 
+    func test_get_sendsTheOneRequestShape() throws {
+        try spec_get_sendsTheOneRequestShape()
+    }
+
+    func test_get_decodesGzipAndDeflateBodies() throws {
+        try spec_get_decodesGzipAndDeflateBodies()
+    }
+
+    func test_get_failsOnACorruptOrCutShortCompressedBody() throws {
+        try spec_get_failsOnACorruptOrCutShortCompressedBody()
+    }
+
+    func test_get_boundsTheDecodedSizeOfACompressedBody() throws {
+        try spec_get_boundsTheDecodedSizeOfACompressedBody()
+    }
+
     // MARK: Own behaviours
 
     private func client(timeout: Double = 5, connections: Int = 8, maxBodyBytes: Int = 64 << 20, fallback: HTTPClient? = nil) -> SocketHTTPClient {
@@ -119,7 +135,7 @@ final class SocketHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
         let head = try XCTUnwrap(heads.all.first)
         let lines = head.components(separatedBy: "\r\n")
         XCTAssertEqual(lines.first, "GET /a%20b/c%20d?q=1 HTTP/1.1")
-        for field in ["Host: 127.0.0.1:\(server.port)", "Connection: keep-alive", "Accept-Encoding: identity",
+        for field in ["Host: 127.0.0.1:\(server.port)", "Accept-Encoding: gzip, deflate",
                       "User-Agent: feed-fetch", "Authorization: Basic dXNlcjpwQHNz"] {
             XCTAssertTrue(lines.contains(field), "\(field) in \(head)")
         }

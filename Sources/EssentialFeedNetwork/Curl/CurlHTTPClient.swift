@@ -27,7 +27,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     public init(
         timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20,
-        userAgent: String = "feed-fetch", netrc: Netrc? = nil
+        userAgent: String = RequestHeaders.defaultUserAgent, netrc: Netrc? = nil
     ) {
         precondition((0...SocketHTTPClient.maximumRedirects).contains(maxRedirects), "maxRedirects out of range")
         precondition(maxBodyBytes >= 0, "maxBodyBytes is negative")
@@ -86,13 +86,25 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
                 Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().isDecided ? 1 : 0
             })
             feed_curl_setopt_pointer(curl, CURLOPT_XFERINFODATA, context)
-            headers = curl_slist_append(headers, "Accept-Encoding: identity")
+            feed_curl_setopt_write(curl, CURLOPT_HEADERFUNCTION, { data, size, count, context in
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+                transfer.header(UnsafeRawBufferPointer(start: data, count: size * count))
+                return size * count
+            })
+            feed_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, context)
+            // The body is decoded as on http:// (`Inflater`, through the
+            // transfer), not by libcurl, whose decoder takes a gzip stream
+            // cut short without a word. libcurl's own Accept is `*/*`, as
+            // RequestHeaders.accept (the client spec checks both).
+            feed_curl_setopt_long(curl, CURLOPT_HTTP_CONTENT_DECODING, 0)
+            headers = curl_slist_append(headers, "Accept-Encoding: \(RequestHeaders.acceptEncoding)")
             if let authorization = authorization(for: transfer.url) {
                 headers = curl_slist_append(headers, "Authorization: \(authorization)")
             }
             feed_curl_setopt_pointer(curl, CURLOPT_HTTPHEADER, headers)
             return curl_easy_perform(curl)
         }
+        if code == CURLE_WRITE_ERROR, let failure = transfer.failure { return .failure(failure) }
         guard code == CURLE_OK else {
             let detail = String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(failure(code, detail: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail, transfer: transfer))
@@ -104,7 +116,11 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         var effective: UnsafeMutablePointer<CChar>?
         feed_curl_getinfo_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
         let finalURL = redirects > 0 ? effective.map { String(cString: $0) } : nil
-        return .success(HTTPResult(status: status, body: transfer.body, finalURL: finalURL))
+        do throws(HTTPFailure) {
+            return .success(HTTPResult(status: status, body: try transfer.finishBody(), finalURL: finalURL))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The `.netrc` credentials of the URL's host, unless the URL names a user.
@@ -138,15 +154,13 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         case CURLE_TOO_MANY_REDIRECTS: return HTTPFailure(.tooManyRedirects, "too many redirects (\(maxRedirects))")
         case CURLE_FILESIZE_EXCEEDED:
             return HTTPFailure(.bodyTooLarge, "response body larger than \(counted(maxBodyBytes, "byte"))")
-        case CURLE_WRITE_ERROR where transfer.overLimit:
-            return HTTPFailure(.bodyTooLarge, "response body larger than \(counted(maxBodyBytes, "byte"))")
         case CURLE_ABORTED_BY_CALLBACK: return HTTPFailure(.cancelled, "cancelled")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
              CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
              CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
             return HTTPFailure(.tls, "TLS failure: \(detail)")
-        case CURLE_WEIRD_SERVER_REPLY: return HTTPFailure(.badResponse, "bad response: \(detail)")
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING: return HTTPFailure(.badResponse, "bad response: \(detail)")
         default: return HTTPFailure(.other, detail)
         }
     }

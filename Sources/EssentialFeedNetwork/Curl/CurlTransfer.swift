@@ -1,8 +1,9 @@
 import CCurl
 import EssentialFeed
 
-/// One request: its body as it arrives, and its outcome, decided once
-/// (by the transfer's end, or before it by `cancel()`).
+/// One request: the header fields it needs from the response, its body
+/// as it arrives (decoded, bounded: ``ResponseBody``), and its outcome,
+/// decided once (by the transfer's end, or before it by `cancel()`).
 final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     let url: String
     private let limit: Int
@@ -10,8 +11,10 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     private let lock = Lock()
     private var decided = false
     /// Written by the transfer's thread only.
-    private(set) var body: [UInt8] = []
-    private(set) var overLimit = false
+    private var contentCodings: [String] = []
+    private var body: ResponseBody?
+    /// Why the body was refused (the limit, a corrupt stream), if it was.
+    private(set) var failure: HTTPFailure?
 
     init(url: String, limit: Int, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
         self.url = url
@@ -21,14 +24,37 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
 
     var isDecided: Bool { lock.withLock { decided } }
 
-    /// Keeps `bytes`; false (stop) past the limit.
+    /// Takes one header line of a response (libcurl gives every response's,
+    /// redirects' included: a status line starts the next).
+    func header(_ line: UnsafeRawBufferPointer) {
+        let text = String(decoding: line, as: UTF8.self)
+        if text.hasPrefix("HTTP/") {
+            contentCodings = []
+            return
+        }
+        guard let colon = text.firstIndex(of: ":"), text[..<colon].lowercased() == "content-encoding" else { return }
+        contentCodings += text[text.index(after: colon)...].split(separator: ",").map {
+            $0.trimmingCharacters(in: " \t\r\n").lowercased()
+        }.filter { !$0.isEmpty }
+    }
+
+    /// Takes the next bytes of the body as sent; false (stop) when they are
+    /// refused.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard body.count + bytes.count <= limit else {
-            overLimit = true
+        let body = body ?? ResponseBody(limit: limit, reportedLimit: limit, coding: Inflater.Coding(contentCodings: contentCodings))
+        self.body = body
+        do throws(HTTPFailure) {
+            try body.write(bytes)
+            return true
+        } catch {
+            failure = error
             return false
         }
-        body.append(contentsOf: bytes)
-        return true
+    }
+
+    /// The whole body, once the transfer has ended.
+    func finishBody() throws(HTTPFailure) -> [UInt8] {
+        try body?.finish() ?? []
     }
 
     /// Delivers `result` unless the outcome was decided already.
@@ -43,5 +69,14 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     /// Decides the outcome now (the transfer stops at libcurl's next progress call).
     func cancel() {
         finish(.failure(HTTPFailure(.cancelled, "cancelled")))
+    }
+}
+
+private extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let c = s.first, set.contains(c) { s.removeFirst() }
+        while let c = s.last, set.contains(c) { s.removeLast() }
+        return String(s)
     }
 }

@@ -28,6 +28,10 @@ struct HTTPResponseHead: Equatable, Sendable {
     /// (`Connection: close`, or HTTP/1.0 without `keep-alive`, says no).
     var persistent: Bool
     var location: String?
+    /// The content coding to decode (`Content-Encoding`: gzip, x-gzip or
+    /// deflate alone); nil for a body as it is, which one in another coding
+    /// (that was not asked for) is kept as.
+    var contentCoding: Inflater.Coding?
 
     /// The result of looking for a head at the start of some bytes.
     enum Parse: Equatable {
@@ -72,6 +76,7 @@ struct HTTPResponseHead: Equatable, Sendable {
         var transferCodings: [String] = []
         var connectionTokens: [String] = []
         var location: [UInt8]?
+        var contentCodings: [String] = []
         /// The field the previous line belonged to, for obsolete line folding.
         var previous: Field?
         while let line = lines.next(), line.lowerBound < line.upperBound {
@@ -109,6 +114,8 @@ struct HTTPResponseHead: Equatable, Sendable {
                 connectionTokens += tokens(value)
             case .location:
                 location = value
+            case .contentEncoding:
+                contentCodings += tokens(value)
             case .other:
                 break
             }
@@ -117,6 +124,7 @@ struct HTTPResponseHead: Equatable, Sendable {
         let close = connectionTokens.contains("close")
         head.persistent = !close && (head.minorVersion >= 1 || connectionTokens.contains("keep-alive"))
         head.location = location.map { String(decoding: $0, as: UTF8.self) }
+        head.contentCoding = Inflater.Coding(contentCodings: contentCodings)
         switch head.status {
         case 100..<200, 204, 304:
             head.framing = .none
@@ -144,7 +152,7 @@ struct HTTPResponseHead: Equatable, Sendable {
     // MARK: Pieces
 
     private enum Field {
-        case contentLength, transferEncoding, connection, location, other
+        case contentLength, transferEncoding, connection, location, contentEncoding, other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             func matches(_ name: StaticString) -> Bool {
@@ -160,6 +168,7 @@ struct HTTPResponseHead: Equatable, Sendable {
             case 17 where matches("transfer-encoding"): self = .transferEncoding
             case 10 where matches("connection"): self = .connection
             case 8 where matches("location"): self = .location
+            case 16 where matches("content-encoding"): self = .contentEncoding
             default: self = .other
             }
         }
@@ -198,7 +207,7 @@ struct HTTPResponseHead: Equatable, Sendable {
             status = status * 10 + Int(digit - 0x30)
         }
         guard status >= 100, text.count == 12 || bytes[base + 12] == UInt8(ascii: " ") else { throw bad("malformed status code") }
-        return HTTPResponseHead(status: status, minorVersion: Int(minor - 0x30), framing: .none, persistent: false, location: nil)
+        return HTTPResponseHead(status: status, minorVersion: Int(minor - 0x30), framing: .none, persistent: false, location: nil, contentCoding: nil)
     }
 
     /// A token byte (RFC 9110, 5.6.2).

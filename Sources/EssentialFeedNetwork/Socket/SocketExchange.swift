@@ -92,7 +92,7 @@ struct SocketExchange {
 
     private func requestBytes(_ url: SocketHTTPURL) -> [UInt8] {
         var text = "GET \(url.target) HTTP/1.1\r\nHost: \(url.hostField)\r\nUser-Agent: \(configuration.userAgent)\r\n"
-        text += "Accept: */*\r\nAccept-Encoding: identity\r\nConnection: keep-alive\r\n"
+        text += "Accept: \(RequestHeaders.accept)\r\nAccept-Encoding: \(RequestHeaders.acceptEncoding)\r\n"
         if let authorization = url.authorization ?? configuration.netrc?.authorization(forHost: url.host) {
             text += "Authorization: \(authorization)\r\n"
         }
@@ -112,13 +112,13 @@ struct SocketExchange {
             }
             // The body of a redirect is read to keep the connection, unless it is large.
             do throws(HTTPFailure) {
-                _ = try readBody(fd, head.framing, limit: min(configuration.maxBodyBytes, 1 << 20), until: deadline)
+                _ = try readBody(fd, head, limit: min(configuration.maxBodyBytes, 1 << 20), until: deadline)
             } catch where error.reason == .bodyTooLarge {
                 return (.redirect(to: next), false)
             }
             return (.redirect(to: next), head.persistent && buffer.available == 0)
         }
-        let body = try readBody(fd, head.framing, limit: configuration.maxBodyBytes, until: deadline)
+        let body = try readBody(fd, head, limit: configuration.maxBodyBytes, until: deadline)
         return (.response(status: head.status, body: body), head.persistent && buffer.available == 0)
     }
 
@@ -141,31 +141,42 @@ struct SocketExchange {
         }
     }
 
-    private func tooLarge(_ limit: Int) -> HTTPFailure {
-        HTTPFailure(.bodyTooLarge, "response body larger than \(counted(limit, "byte"))")
-    }
-
-    private func readBody(_ fd: Int32, _ framing: HTTPResponseHead.Framing, limit: Int, until deadline: Deadline) throws(HTTPFailure) -> [UInt8] {
-        switch framing {
+    /// Reads the body framed by `framing`, decoding its content coding, if
+    /// any, as it arrives.
+    private func readBody(_ fd: Int32, _ head: HTTPResponseHead, limit: Int, until deadline: Deadline) throws(HTTPFailure) -> [UInt8] {
+        let body = ResponseBody(limit: limit, reportedLimit: configuration.maxBodyBytes, coding: head.contentCoding)
+        switch head.framing {
         case .none:
-            return []
+            break
         case let .length(length):
-            guard length <= limit else { throw tooLarge(configuration.maxBodyBytes) }
-            return try readBody(fd, length: length, until: deadline)
-        case .chunked:
-            return try readChunkedBody(fd, limit: limit, until: deadline)
-        case .untilClose:
-            var body: [UInt8] = []
-            while true {
-                guard buffer.available <= limit - body.count else { throw tooLarge(configuration.maxBodyBytes) }
-                body.append(contentsOf: buffer.bytes)
-                buffer.consume(buffer.available)
-                guard try buffer.fill(fd, until: deadline) else { return body }
+            if body.isPlain {
+                guard length <= limit else { throw ResponseBody.tooLarge(configuration.maxBodyBytes) }
+                return try readBody(fd, length: length, until: deadline)
             }
+            var left = length
+            while left > 0 {
+                if buffer.available == 0 {
+                    guard try buffer.fill(fd, until: deadline) else {
+                        throw HTTPFailure(.connectionLost, "connection lost after \(length - left) of \(counted(length, "byte"))")
+                    }
+                }
+                let count = min(left, buffer.available)
+                try body.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer.bytes)[..<count]))
+                buffer.consume(count)
+                left -= count
+            }
+        case .chunked:
+            try readChunkedBody(fd, into: body, until: deadline)
+        case .untilClose:
+            repeat {
+                try body.write(UnsafeRawBufferPointer(buffer.bytes))
+                buffer.consume(buffer.available)
+            } while try buffer.fill(fd, until: deadline)
         }
+        return try body.finish()
     }
 
-    /// `length` bytes: those buffered, then straight from the socket into the body.
+    /// `length` bytes as sent: those buffered, then straight from the socket into the body.
     private func readBody(_ fd: Int32, length: Int, until deadline: Deadline) throws(HTTPFailure) -> [UInt8] {
         var failure: HTTPFailure?
         let buffer = buffer
@@ -196,8 +207,7 @@ struct SocketExchange {
 
     /// A chunked body (RFC 9112, 7.1): chunks up to the last one, then
     /// the trailer fields, which are ignored.
-    private func readChunkedBody(_ fd: Int32, limit: Int, until deadline: Deadline) throws(HTTPFailure) -> [UInt8] {
-        var body: [UInt8] = []
+    private func readChunkedBody(_ fd: Int32, into body: ResponseBody, until deadline: Deadline) throws(HTTPFailure) {
         while true {
             let line = try readLine(fd, until: deadline)
             var size = 0
@@ -221,20 +231,19 @@ struct SocketExchange {
                 var trailers = 0
                 while true {
                     let trailer = try readLine(fd, until: deadline)
-                    if trailer.isEmpty { return body }
+                    if trailer.isEmpty { return }
                     trailers += trailer.count
                     guard trailers <= SocketHTTPClient.headLimit else { throw HTTPResponseHead.tooLarge(SocketHTTPClient.headLimit) }
                 }
             }
-            guard size <= limit - body.count else { throw tooLarge(configuration.maxBodyBytes) }
-            body.reserveCapacity(body.count + size)
+            if body.isPlain { try body.reserve(size) }
             var left = size
             while left > 0 {
                 if buffer.available == 0 {
                     guard try buffer.fill(fd, until: deadline) else { throw SocketIO.lost }
                 }
                 let count = min(left, buffer.available)
-                body.append(contentsOf: UnsafeBufferPointer(rebasing: buffer.bytes[..<count]))
+                try body.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer.bytes)[..<count]))
                 buffer.consume(count)
                 left -= count
             }

@@ -15,10 +15,12 @@ import EssentialFeed
 /// transfer at once (`bodyTooLarge`); a body cut short of its
 /// `Content-Length`, or of its last chunk, is `connectionLost`.
 ///
-/// Requests: `GET` with `Host`, `User-Agent`, `Accept: */*`,
-/// `Accept-Encoding: identity` (bodies arrive as sent) and
-/// `Connection: keep-alive`; `user:password@` in a URL (else the `.netrc`
-/// entry of its host) becomes a `Basic` `Authorization`. Responses: HTTP/1.0 or 1.1, heads up to
+/// Requests: `GET` with `Host`, `User-Agent` and ``RequestHeaders``'
+/// `Accept` and `Accept-Encoding` (gzip, deflate), as ``CurlHTTPClient``
+/// sends; `user:password@` in a URL (else the `.netrc` entry of its host)
+/// becomes a `Basic` `Authorization`. A `gzip` or `deflate` body is
+/// decoded as it arrives (``Inflater``), and `maxBodyBytes` bounds the
+/// decoded size. Responses: HTTP/1.0 or 1.1, heads up to
 /// ``headLimit`` bytes, parsed strictly (``HTTPResponseHead``; anything
 /// else is `badResponse`), 1xx heads skipped, bodies framed by
 /// `Content-Length`, `Transfer-Encoding: chunked` or the end of the
@@ -73,7 +75,7 @@ public final class SocketHTTPClient: HTTPClient {
     ///   - fallback: the client for other schemes than http (https).
     public init(
         timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20,
-        userAgent: String = "feed-fetch", netrc: Netrc? = nil, fallback: (any HTTPClient)? = nil
+        userAgent: String = RequestHeaders.defaultUserAgent, netrc: Netrc? = nil, fallback: (any HTTPClient)? = nil
     ) {
         precondition((0...Self.maximumRedirects).contains(maxRedirects), "maxRedirects out of range")
         precondition(maxBodyBytes >= 0, "maxBodyBytes is negative")

@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+
+/// A real nginx (Debian's package) on 127.0.0.1, serving the files of a
+/// folder, configured by the test (gzip on for JSON), logging each
+/// request's status, bytes sent, User-Agent and Accept-Encoding; stopped at
+/// the end of the test. scripts/test installs nginx when it is missing and
+/// it runs as root; a test without it is skipped.
+final class Nginx: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    let directory: String
+    /// The files served.
+    var root: String { directory + "/www" }
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// `locations`: extra `location` blocks of the server.
+    init(test: XCTestCase, locations: String = "") throws {
+        guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("needs nginx (Debian: nginx-light; scripts/test installs it as root)")
+        }
+        directory = temporaryDirectory(test)
+        try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
+        port = try Self.freePort()
+        let d = directory
+        let conf = """
+        daemon off;
+        master_process off;
+        pid \(d)/nginx.pid;
+        error_log \(d)/error.log;
+        events {}
+        http {
+            log_format shape '$status $bytes_sent "$http_user_agent" "$http_accept_encoding" "$request_uri"';
+            types { application/json json; }
+            default_type application/octet-stream;
+            gzip on;
+            gzip_types application/json;
+            gzip_min_length 0;
+            client_body_temp_path \(d); proxy_temp_path \(d); fastcgi_temp_path \(d); uwsgi_temp_path \(d); scgi_temp_path \(d);
+            server {
+                listen 127.0.0.1:\(port);
+                root \(d)/www;
+                access_log \(d)/access.log shape;
+                \(locations)
+            }
+        }
+        """
+        try conf.write(toFile: d + "/nginx.conf", atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["-c", d + "/nginx.conf", "-p", d]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let process = self.process
+        test.addTeardownBlock {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !Self.accepts(port) {
+            guard process.isRunning, Date() < deadline else {
+                let log = (try? String(contentsOfFile: d + "/error.log", encoding: .utf8)) ?? ""
+                throw NSError(domain: "nginx", code: 1, userInfo: [NSLocalizedDescriptionKey: "nginx did not start: \(log)"])
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// The access log's lines: `STATUS BYTES_SENT "UA" "ACCEPT_ENCODING" "URI"`.
+    var accessLog: [String] {
+        ((try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}

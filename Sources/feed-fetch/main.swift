@@ -45,6 +45,13 @@ let tool = Tool(
       --max-redirects N redirects followed at most, 0-20 (default 5;
                         0: a 3xx is the response)
       --parallel N      requests in flight at most, 1-64 (default 8)
+      --retry N         try a request again up to N times, 0-100, while it
+                        fails transiently (timeout, refused, reset, DNS,
+                        408, 429, 500, 502, 503, 504), waiting 1 s, then 2,
+                        4, ..., or what Retry-After says (default 0)
+      --retry-max-time SECONDS
+                        start no retry later than this after the first
+                        attempt (default 60)
       --timeout SECONDS bound on each whole request (default 30)
       -h, --help        print this help and exit
       --version         print the version and exit
@@ -65,7 +72,7 @@ let tool = Tool(
     """,
     options: [
         .value("--base-url"), .value("--comments"), .value("--limit"), .value("--max-body"),
-        .value("--max-redirects"), .value("--parallel"), .value("--timeout"),
+        .value("--max-redirects"), .value("--parallel"), .value("--retry"), .value("--retry-max-time"), .value("--timeout"),
     ]
 )
 
@@ -95,12 +102,14 @@ let timeout: Double
 let limit: Int
 let maxRedirects: Int
 let maxBody: Int
+let retry: RetryPolicy
 do {
     parallel = try arguments.integer("--parallel", in: 1...64) ?? 8
     timeout = try arguments.seconds("--timeout") ?? 30
     limit = try arguments.integer("--limit", in: 1...1000) ?? FeedEndpoint.defaultLimit
     maxRedirects = try arguments.integer("--max-redirects", in: 0...SocketHTTPClient.maximumRedirects) ?? 5
     maxBody = try byteCount("--max-body") ?? 64 << 20
+    retry = RetryPolicy(retries: try arguments.integer("--retry", in: 0...100) ?? 0, maxTime: try arguments.seconds("--retry-max-time", allowZero: true) ?? 60)
 } catch {
     tool.usageError(error.message)
 }
@@ -140,7 +149,18 @@ let client = SocketHTTPClient(
             userAgent: userAgent, netrc: netrc)
     }
 )
-let fetcher = OrderedFetcher(tool: tool, client: client, parallel: parallel)
+/// Transient failures tried again (curl's --retry), each retry told at info level.
+let diagnostics = tool.diagnostics
+let fetching: any HTTPClient = retry.retries == 0 ? client : RetryingHTTPClient(client, policy: retry) { url, outcome, wait, number in
+    let what: String
+    switch outcome {
+    case let .success(response): what = "\(response.status)"
+    case let .failure(failure): what = failure.message
+    }
+    let seconds = wait == wait.rounded() ? "\(Int(wait))" : "\(wait)"
+    diagnostics.info("GET \(Secrets.redact(url)): \(what); retry \(number) of \(retry.retries) in \(seconds) s")
+}
+let fetcher = OrderedFetcher(tool: tool, client: fetching, parallel: parallel)
 
 /// Reads standard input: plain URL lines, or records with a url field.
 func readStandardInput() {

@@ -27,6 +27,16 @@ final class RawConnection: @unchecked Sendable {
         self.index = index
     }
 
+    /// The port the connection was accepted on (the server's).
+    var localPort: UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
     /// Reads up to the end of the next request head (an empty line) and
     /// returns the head, e.g. `GET /a HTTP/1.1\r\nHost: …\r\n\r\n`; nil
     /// when the client closes (or sends something else) first.

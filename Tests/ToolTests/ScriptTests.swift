@@ -25,6 +25,8 @@ final class ScriptTests: XCTestCase {
             ("feed-sync", "--limit 0", "--limit takes a whole number from 1 to 1000, not '0'"),
             ("feed-sync", "--parallel 0", "--parallel takes a whole number from 1 to 64, not '0'"),
             ("feed-sync", "--parallel=65", "--parallel takes a whole number from 1 to 64, not '65'"),
+            ("feed-sync", "--retry 101", "--retry takes a whole number from 0 to 100, not '101'"),
+            ("feed-sync", "--retry=x", "--retry takes a whole number from 0 to 100, not 'x'"),
             ("feed-sync", "--wait 1.2.3", "--wait takes a number of seconds, not '1.2.3'"),
             ("feed-sync", "--wait -1", "--wait takes a number of seconds, not '-1'"),
             ("feed-sync", "--now tomorrow", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not 'tomorrow'"),

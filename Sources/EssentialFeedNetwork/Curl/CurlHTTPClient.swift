@@ -117,7 +117,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         feed_curl_getinfo_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
         let finalURL = redirects > 0 ? effective.map { String(cString: $0) } : nil
         do throws(HTTPFailure) {
-            return .success(HTTPResult(status: status, body: try transfer.finishBody(), finalURL: finalURL))
+            return .success(HTTPResult(status: status, body: try transfer.finishBody(), finalURL: finalURL, retryAfter: transfer.retryAfter))
         } catch {
             return .failure(error)
         }

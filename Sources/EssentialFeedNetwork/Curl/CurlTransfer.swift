@@ -12,6 +12,8 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     private var decided = false
     /// Written by the transfer's thread only.
     private var contentCodings: [String] = []
+    /// The last response's `Retry-After`, as sent.
+    private(set) var retryAfter: String?
     private var body: ResponseBody?
     /// Why the body was refused (the limit, a corrupt stream), if it was.
     private(set) var failure: HTTPFailure?
@@ -30,12 +32,19 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         let text = String(decoding: line, as: UTF8.self)
         if text.hasPrefix("HTTP/") {
             contentCodings = []
+            retryAfter = nil
             return
         }
-        guard let colon = text.firstIndex(of: ":"), text[..<colon].lowercased() == "content-encoding" else { return }
-        contentCodings += text[text.index(after: colon)...].split(separator: ",").map {
-            $0.trimmingCharacters(in: " \t\r\n").lowercased()
-        }.filter { !$0.isEmpty }
+        guard let colon = text.firstIndex(of: ":") else { return }
+        let value = text[text.index(after: colon)...]
+        switch text[..<colon].lowercased() {
+        case "content-encoding":
+            contentCodings += value.split(separator: ",").map { $0.trimmingCharacters(in: " \t\r\n").lowercased() }.filter { !$0.isEmpty }
+        case "retry-after":
+            retryAfter = value.trimmingCharacters(in: " \t\r\n")
+        default:
+            break
+        }
     }
 
     /// Takes the next bytes of the body as sent; false (stop) when they are

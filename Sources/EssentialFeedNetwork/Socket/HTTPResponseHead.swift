@@ -32,6 +32,8 @@ struct HTTPResponseHead: Equatable, Sendable {
     /// deflate alone); nil for a body as it is, which one in another coding
     /// (that was not asked for) is kept as.
     var contentCoding: Inflater.Coding?
+    /// `Retry-After`, as sent.
+    var retryAfter: String?
 
     /// The result of looking for a head at the start of some bytes.
     enum Parse: Equatable {
@@ -116,6 +118,8 @@ struct HTTPResponseHead: Equatable, Sendable {
                 location = value
             case .contentEncoding:
                 contentCodings += tokens(value)
+            case .retryAfter:
+                head.retryAfter = String(decoding: value, as: UTF8.self)
             case .other:
                 break
             }
@@ -152,7 +156,7 @@ struct HTTPResponseHead: Equatable, Sendable {
     // MARK: Pieces
 
     private enum Field {
-        case contentLength, transferEncoding, connection, location, contentEncoding, other
+        case contentLength, transferEncoding, connection, location, contentEncoding, retryAfter, other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             func matches(_ name: StaticString) -> Bool {
@@ -169,6 +173,7 @@ struct HTTPResponseHead: Equatable, Sendable {
             case 10 where matches("connection"): self = .connection
             case 8 where matches("location"): self = .location
             case 16 where matches("content-encoding"): self = .contentEncoding
+            case 11 where matches("retry-after"): self = .retryAfter
             default: self = .other
             }
         }
@@ -207,7 +212,7 @@ struct HTTPResponseHead: Equatable, Sendable {
             status = status * 10 + Int(digit - 0x30)
         }
         guard status >= 100, text.count == 12 || bytes[base + 12] == UInt8(ascii: " ") else { throw bad("malformed status code") }
-        return HTTPResponseHead(status: status, minorVersion: Int(minor - 0x30), framing: .none, persistent: false, location: nil, contentCoding: nil)
+        return HTTPResponseHead(status: status, minorVersion: Int(minor - 0x30), framing: .none, persistent: false, location: nil, contentCoding: nil, retryAfter: nil)
     }
 
     /// A token byte (RFC 9110, 5.6.2).

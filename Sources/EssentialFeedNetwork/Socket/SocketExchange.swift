@@ -15,7 +15,7 @@ struct SocketExchange {
 
     /// What one request on the wire came to.
     private enum Outcome {
-        case response(status: Int, body: [UInt8])
+        case response(status: Int, body: [UInt8], retryAfter: String?)
         case redirect(to: String)
     }
 
@@ -33,8 +33,8 @@ struct SocketExchange {
                     throw HTTPFailure(.other, SocketHTTPURL.hasScheme("http", text) ? "not a valid URL" : "unsupported URL")
                 }
                 switch try exchange(url, redirects: redirects) {
-                case let .response(status, body):
-                    return request.finish(.success(HTTPResult(status: status, body: body, finalURL: redirects > 0 ? text : nil)))
+                case let .response(status, body, retryAfter):
+                    return request.finish(.success(HTTPResult(status: status, body: body, finalURL: redirects > 0 ? text : nil, retryAfter: retryAfter)))
                 case let .redirect(location):
                     redirects += 1
                     text = location
@@ -119,7 +119,7 @@ struct SocketExchange {
             return (.redirect(to: next), head.persistent && buffer.available == 0)
         }
         let body = try readBody(fd, head, limit: configuration.maxBodyBytes, until: deadline)
-        return (.response(status: head.status, body: body), head.persistent && buffer.available == 0)
+        return (.response(status: head.status, body: body, retryAfter: head.retryAfter), head.persistent && buffer.available == 0)
     }
 
     /// Reads heads until one that is not 1xx.

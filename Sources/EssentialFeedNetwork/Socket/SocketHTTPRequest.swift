@@ -102,7 +102,7 @@ final class SocketHTTPRequest: HTTPClientTask {
         let task = fallback.get(url) { [self] result in
             finish(result.map { response in
                 guard redirected, response.finalURL == nil else { return response }
-                return HTTPResult(status: response.status, body: response.body, finalURL: url)
+                return HTTPResult(status: response.status, body: response.body, finalURL: url, retryAfter: response.retryAfter)
             })
         }
         let kept = state.withLock { state in

@@ -1,0 +1,49 @@
+/// HTTP dates (RFC 9110, 5.6.7), as seconds since 1970-01-01 UTC: written
+/// as IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), read in any of the
+/// three forms a recipient must accept (IMF-fixdate, RFC 850's
+/// `Sunday, 06-Nov-94 08:49:37 GMT`, C's asctime `Sun Nov  6 08:49:37 1994`).
+/// Independent of the C locale and of the time zone.
+public enum HTTPDate {
+    private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// IMF-fixdate of `seconds` since 1970-01-01 UTC.
+    public static func format(_ seconds: Int) -> String {
+        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - day * 86_400
+        let (year, month, date) = Timestamp.civilFromDays(day)
+        let weekday = ((day % 7) + 7 + 4) % 7  // 1970-01-01 was a Thursday
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[weekday]), \(two(date)) \(months[month - 1]) \(year) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+    }
+
+    /// The seconds since 1970-01-01 UTC of an HTTP date, or nil when `text`
+    /// is none of its three forms.
+    public static func parse(_ text: String) -> Int? {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map(String.init)
+        var year: Int?, month: Int?, day: Int?, clock: String?
+        switch words.count {
+        case 6:
+            // IMF-fixdate or RFC 850: weekday, day, month, year, time, GMT.
+            guard words[5] == "GMT", let d = Int(words[1]), let y = Int(words[3]) else { return nil }
+            day = d
+            month = months.firstIndex(of: words[2]).map { $0 + 1 }
+            year = words[3].count == 2 ? (y >= 70 ? 1900 + y : 2000 + y) : y
+            clock = words[4]
+        case 5:
+            // asctime: weekday, month, day, time, year.
+            guard let d = Int(words[2]), let y = Int(words[4]) else { return nil }
+            day = d
+            month = months.firstIndex(of: words[1]).map { $0 + 1 }
+            year = y
+            clock = words[3]
+        default:
+            return nil
+        }
+        guard let year, let month, let day, let clock, (1...Timestamp.daysIn(month: month, year: year)).contains(day) else { return nil }
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2],
+              (0..<24).contains(h), (0..<60).contains(m), (0...60).contains(s) else { return nil }
+        return Timestamp.daysFromCivil(year: year, month: month, day: day) * 86_400 + h * 3600 + m * 60 + s
+    }
+}

@@ -1,0 +1,32 @@
+import EssentialFeed
+import XCTest
+
+final class HTTPDateTests: XCTestCase {
+    /// RFC 9110's example instant.
+    private let example = 784_111_777
+
+    func test_format_writesIMFFixdate() {
+        XCTAssertEqual(HTTPDate.format(example), "Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(HTTPDate.format(0), "Thu, 01 Jan 1970 00:00:00 GMT")
+        XCTAssertEqual(HTTPDate.format(951_782_400), "Tue, 29 Feb 2000 00:00:00 GMT")
+    }
+
+    func test_parse_readsTheThreeFormsOfRFC9110() {
+        XCTAssertEqual(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"), example)
+        XCTAssertEqual(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT"), example)
+        XCTAssertEqual(HTTPDate.parse("Sun Nov  6 08:49:37 1994"), example)
+    }
+
+    func test_parse_refusesWhatIsNotAnHTTPDate() {
+        for text in ["", "120", "Sun, 06 Nov 1994 08:49:37 CET", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+                     "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT", "2020-05-20T11:24:59Z"] {
+            XCTAssertNil(HTTPDate.parse(text), text)
+        }
+    }
+
+    func test_formatThenParse_isTheSameInstant() {
+        for seconds in [0, 1, example, 1_700_000_000, 4_102_444_799] {
+            XCTAssertEqual(HTTPDate.parse(HTTPDate.format(seconds)), seconds)
+        }
+    }
+}

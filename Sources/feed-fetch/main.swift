@@ -61,8 +61,14 @@ let tool = Tool(
     Basic authorization. A password is never shown: records, messages and
     logs show the URL as http://user:***@host/...
 
-    environment: FEED_BASE_URL, NETRC, HOME, FEED_LOG (debug: one line per
-    request started, finished or failed).
+    Proxies: http_proxy (lower case only), https_proxy or HTTPS_PROXY,
+    all_proxy or ALL_PROXY, no_proxy or NO_PROXY, as curl reads them; a
+    proxy's user:password is sent as Proxy-Authorization, never shown.
+
+    environment: FEED_BASE_URL, NETRC, HOME, the proxy variables,
+    SSL_CERT_FILE and SSL_CERT_DIR (the certificate authorities for https;
+    default: the system's), FEED_LOG (debug: one line per request started,
+    finished or failed; info: retries).
 
     exit status: 0 all handled, 64 usage, 65 invalid input line or body
     over --max-body, 69 connectivity, or the status of the first error
@@ -140,13 +146,15 @@ let netrc: Netrc? = Netrc.path(environment: tool.environment).flatMap { path in
     return Netrc(parsing: String(decoding: data, as: UTF8.self))
 }
 let userAgent = "feed-fetch/\(toolkitVersion)"
+/// The proxies of the environment, as curl reads them, for both clients.
+let proxies = ProxySettings(environment: tool.environment)
 let client = SocketHTTPClient(
     timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
-    userAgent: userAgent, netrc: netrc,
+    userAgent: userAgent, netrc: netrc, proxies: proxies,
     fallback: LazyHTTPClient {
         CurlHTTPClient(
             timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
-            userAgent: userAgent, netrc: netrc)
+            userAgent: userAgent, netrc: netrc, proxies: proxies, authorities: CertificateAuthorities(environment: tool.environment))
     }
 )
 /// Transient failures tried again (curl's --retry), each retry told at info level.

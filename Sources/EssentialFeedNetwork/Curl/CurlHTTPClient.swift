@@ -20,6 +20,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     private let maxBodyBytes: Int
     private let userAgent: String
     private let netrc: Netrc?
+    private let proxies: ProxySettings
+    private let authorities: CertificateAuthorities
     private let slots: DispatchSemaphore
 
     /// The process-wide set-up libcurl needs before its first handle, once.
@@ -27,7 +29,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     public init(
         timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20,
-        userAgent: String = RequestHeaders.defaultUserAgent, netrc: Netrc? = nil
+        userAgent: String = RequestHeaders.defaultUserAgent, netrc: Netrc? = nil, proxies: ProxySettings = .none,
+        authorities: CertificateAuthorities = .system
     ) {
         precondition((0...SocketHTTPClient.maximumRedirects).contains(maxRedirects), "maxRedirects out of range")
         precondition(maxBodyBytes >= 0, "maxBodyBytes is negative")
@@ -37,6 +40,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.userAgent = userAgent
         self.netrc = netrc
+        self.proxies = proxies
+        self.authorities = authorities
         slots = DispatchSemaphore(value: max(1, maxConnectionsPerHost))
     }
 
@@ -98,6 +103,12 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             // RequestHeaders.accept (the client spec checks both).
             feed_curl_setopt_long(curl, CURLOPT_HTTP_CONTENT_DECODING, 0)
             headers = curl_slist_append(headers, "Accept-Encoding: \(RequestHeaders.acceptEncoding)")
+            // The proxies as ProxySettings reads them (libcurl's own reading
+            // of the environment is switched off by naming one, or "").
+            feed_curl_setopt_string(curl, CURLOPT_PROXY, proxyURL(for: transfer.url) ?? "")
+            if let noProxy = proxies.noProxy { feed_curl_setopt_string(curl, CURLOPT_NOPROXY, noProxy) }
+            if let file = authorities.file { feed_curl_setopt_string(curl, CURLOPT_CAINFO, file) }
+            if let directory = authorities.directory { feed_curl_setopt_string(curl, CURLOPT_CAPATH, directory) }
             if let authorization = authorization(for: transfer.url) {
                 headers = curl_slist_append(headers, "Authorization: \(authorization)")
             }
@@ -139,14 +150,42 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         return netrc.authorization(forHost: String(host))
     }
 
+    /// The proxy for the scheme of `url` (no_proxy is libcurl's to apply, to redirects too).
+    private func proxyURL(for url: String) -> String? {
+        SocketHTTPURL.hasScheme("https", url) ? proxies.https : SocketHTTPURL.hasScheme("http", url) ? proxies.http : nil
+    }
+
+    /// The proxy `url` went through, as a message shows it (host and port).
+    private func proxyShown(for url: String) -> String? {
+        let host = URIReference(url).authority.map { authority -> String in
+            let hostPort = authority.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false).last ?? authority[...]
+            var host = String(decoding: hostPort, as: UTF8.self)
+            if host.hasPrefix("["), let close = host.firstIndex(of: "]") { host = String(host[...close]) } else if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
+            return host
+        } ?? ""
+        guard let proxy = proxyURL(for: url), !proxies.bypasses(host: host) else { return nil }
+        switch SocketProxy.parse(proxy) {
+        case let .success(parsed): return parsed.shown
+        case .failure: return "(\(proxy.prefix { $0 != ":" }))"
+        }
+    }
+
     private func timedOut() -> HTTPFailure {
         HTTPFailure(.timedOut, "timed out after \(Deadline.format(timeout)) s")
     }
 
     /// libcurl's result code as the client's failure.
     private func failure(_ code: CURLcode, detail: String, transfer: CurlTransfer) -> HTTPFailure {
+        // The proxy would not open a tunnel: a failure of the proxy, named.
+        if detail.contains("CONNECT"), let proxy = proxyShown(for: transfer.url) {
+            return HTTPFailure(code == CURLE_COULDNT_CONNECT ? .refused : .connectionLost, "proxy \(proxy): \(detail)")
+        }
         switch code {
-        case CURLE_COULDNT_CONNECT: return HTTPFailure(.refused, "connection refused")
+        case CURLE_COULDNT_CONNECT:
+            if let proxy = proxyShown(for: transfer.url) { return HTTPFailure(.refused, "proxy \(proxy): connection refused") }
+            return HTTPFailure(.refused, "connection refused")
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            return HTTPFailure(.cannotResolveHost, "proxy \(proxyShown(for: transfer.url) ?? "?"): cannot resolve host")
         case CURLE_COULDNT_RESOLVE_HOST: return HTTPFailure(.cannotResolveHost, "cannot resolve host")
         case CURLE_OPERATION_TIMEDOUT: return timedOut()
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:

@@ -48,25 +48,33 @@ struct SocketExchange {
     /// Sends the GET of `url` on a connection of the pool and reads the response.
     private func exchange(_ url: SocketHTTPURL, redirects: Int) throws(HTTPFailure) -> Outcome {
         let deadline = request.deadline
-        let message = requestBytes(url)
+        var proxy: SocketProxy?
+        if let proxyURL = configuration.proxies.proxy(scheme: "http", host: url.host) {
+            proxy = try SocketProxy.parse(proxyURL).get()
+        }
+        // Connections to a proxy are pooled apart from those to its origins.
+        let server = proxy?.endpoint ?? url
+        let key = proxy.map { "proxy " + $0.shown } ?? url.key
+        let message = requestBytes(url, proxy: proxy)
         var fresh = false
         while true {
             let fd: Int32
             let reused: Bool
-            switch try pool.lease(url.key, fresh: fresh, until: deadline, isDecided: { request.isDecided }) {
+            switch try pool.lease(key, fresh: fresh, until: deadline, isDecided: { request.isDecided }) {
             case let .idle(idle):
                 guard request.attach(idle) else {
-                    pool.giveBack(url.key, idle, reusable: true)
+                    pool.giveBack(key, idle, reusable: true)
                     throw HTTPFailure(.cancelled, "cancelled")
                 }
                 fd = idle
                 reused = true
             case .fresh:
-                if !url.hostIsNumeric { request.watch() }
+                if !server.hostIsNumeric { request.watch() }
                 do throws(HTTPFailure) {
-                    fd = try SocketIO.connect(to: url, until: deadline, attach: request.attach, detach: { _ in request.detach() })
+                    fd = try SocketIO.connect(to: server, until: deadline, attach: request.attach, detach: { _ in request.detach() })
                 } catch {
-                    pool.giveBack(url.key, -1, reusable: false)
+                    pool.giveBack(key, -1, reusable: false)
+                    if let proxy, error.reason != .cancelled { throw HTTPFailure(error.reason, "proxy \(proxy.shown): \(error.message)") }
                     throw error
                 }
                 reused = false
@@ -75,11 +83,11 @@ struct SocketExchange {
             do throws(HTTPFailure) {
                 try SocketIO.send(fd, message, until: deadline)
                 let (outcome, reusable) = try respond(fd, url, redirects: redirects)
-                pool.giveBack(url.key, fd, reusable: request.detach() && reusable)
+                pool.giveBack(key, fd, reusable: request.detach() && reusable)
                 return outcome
             } catch {
                 let undecided = request.detach()
-                pool.giveBack(url.key, fd, reusable: false)
+                pool.giveBack(key, fd, reusable: false)
                 // An idle connection the server closed meanwhile: once more on a new one.
                 if reused, undecided, buffer.received == 0, error.reason == .connectionLost {
                     fresh = true
@@ -90,11 +98,16 @@ struct SocketExchange {
         }
     }
 
-    private func requestBytes(_ url: SocketHTTPURL) -> [UInt8] {
-        var text = "GET \(url.target) HTTP/1.1\r\nHost: \(url.hostField)\r\nUser-Agent: \(configuration.userAgent)\r\n"
+    /// The request head: origin form, or absolute form through a proxy.
+    private func requestBytes(_ url: SocketHTTPURL, proxy: SocketProxy?) -> [UInt8] {
+        let target = proxy == nil ? url.target : "http://\(url.hostField)\(url.target)"
+        var text = "GET \(target) HTTP/1.1\r\nHost: \(url.hostField)\r\nUser-Agent: \(configuration.userAgent)\r\n"
         text += "Accept: \(RequestHeaders.accept)\r\nAccept-Encoding: \(RequestHeaders.acceptEncoding)\r\n"
         if let authorization = url.authorization ?? configuration.netrc?.authorization(forHost: url.host) {
             text += "Authorization: \(authorization)\r\n"
+        }
+        if let authorization = proxy?.authorization {
+            text += "Proxy-Authorization: \(authorization)\r\n"
         }
         text += "\r\n"
         return Array(text.utf8)

@@ -26,6 +26,12 @@ import EssentialFeed
 /// `Content-Length`, `Transfer-Encoding: chunked` or the end of the
 /// connection; 204 and 304 have none.
 ///
+/// Proxies: a request whose host ``ProxySettings`` does not exempt goes
+/// to the `http_proxy` (or `all_proxy`) in absolute form (`GET
+/// http://host/path HTTP/1.1`), with a `Proxy-Authorization` for the
+/// proxy URL's `user:password@`; a failure to reach the proxy names it
+/// (`proxy HOST:PORT: connection refused`), never its password.
+///
 /// Connections: host names are resolved with `getaddrinfo` (every address
 /// is tried in turn, IPv6 literals in brackets work) and the connections
 /// kept open per host and port, at most `maxConnectionsPerHost` of them
@@ -63,6 +69,7 @@ public final class SocketHTTPClient: HTTPClient {
         var maxBodyBytes: Int
         var userAgent: String
         var netrc: Netrc?
+        var proxies: ProxySettings
     }
 
     /// - Parameters:
@@ -72,15 +79,18 @@ public final class SocketHTTPClient: HTTPClient {
     ///   - maxBodyBytes: the largest body accepted.
     ///   - userAgent: the `User-Agent` field.
     ///   - netrc: credentials by host, for URLs without `user:password@`.
+    ///   - proxies: the proxies to go through (``ProxySettings``), http:// ones.
     ///   - fallback: the client for other schemes than http (https).
     public init(
         timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20,
-        userAgent: String = RequestHeaders.defaultUserAgent, netrc: Netrc? = nil, fallback: (any HTTPClient)? = nil
+        userAgent: String = RequestHeaders.defaultUserAgent, netrc: Netrc? = nil, proxies: ProxySettings = .none,
+        fallback: (any HTTPClient)? = nil
     ) {
         precondition((0...Self.maximumRedirects).contains(maxRedirects), "maxRedirects out of range")
         precondition(maxBodyBytes >= 0, "maxBodyBytes is negative")
         precondition(timeout > 0, "timeout is not positive")
-        configuration = Configuration(timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes, userAgent: userAgent, netrc: netrc)
+        configuration = Configuration(
+            timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes, userAgent: userAgent, netrc: netrc, proxies: proxies)
         pool = ConnectionPool(limit: maxConnectionsPerHost)
         self.fallback = fallback
     }

@@ -1,0 +1,72 @@
+/// The proxies of the environment, read as curl reads them: `http_proxy`
+/// (lower case only: `HTTP_PROXY` may come from a CGI request's `Proxy`
+/// header), `https_proxy` or `HTTPS_PROXY`, then `all_proxy` or
+/// `ALL_PROXY` for either scheme; `no_proxy` or `NO_PROXY` lists the hosts
+/// reached directly (`*` for all; a name matches itself and its
+/// subdomains, with or without a leading dot; an IP address matches
+/// itself), case-insensitively. The lower-case name wins; an empty value
+/// counts as unset. Pure: the caller hands over the environment.
+public struct ProxySettings: Sendable, Equatable {
+    /// The proxy URL for http:// requests, if any.
+    public let http: String?
+    /// The proxy URL for https:// requests, if any.
+    public let https: String?
+    /// The hosts reached directly, as given.
+    public let noProxy: String?
+
+    /// No proxy at all.
+    public static let none = ProxySettings(environment: [:])
+
+    public init(environment: [String: String]) {
+        func value(_ names: String...) -> String? {
+            for name in names { if let value = environment[name], !value.isEmpty { return value } }
+            return nil
+        }
+        let all = value("all_proxy", "ALL_PROXY")
+        http = value("http_proxy") ?? all
+        https = value("https_proxy", "HTTPS_PROXY") ?? all
+        noProxy = value("no_proxy", "NO_PROXY")
+    }
+
+    /// The proxy URL for a request of `scheme` to `host`, or nil to go direct.
+    public func proxy(scheme: String, host: String) -> String? {
+        let proxy: String?
+        switch scheme.lowercased() {
+        case "http": proxy = http
+        case "https": proxy = https
+        default: proxy = nil
+        }
+        guard let proxy, !bypasses(host: host) else { return nil }
+        return proxy
+    }
+
+    /// Whether `no_proxy` sends `host` direct.
+    public func bypasses(host: String) -> Bool {
+        guard let noProxy else { return false }
+        var host = host.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasSuffix(".") { host.removeLast() }
+        for item in noProxy.split(separator: ",") {
+            var entry = item.trimmingBlanks().lowercased()
+            if entry == "*" { return true }
+            if entry.hasPrefix("["), entry.hasSuffix("]") { entry = String(entry.dropFirst().dropLast()) }
+            while entry.hasPrefix(".") { entry.removeFirst() }
+            if entry.hasSuffix(".") { entry.removeLast() }
+            guard !entry.isEmpty else { continue }
+            if host == entry { return true }
+            // A name matches its subdomains; an address only itself.
+            let isAddress = entry.contains(":") || entry.allSatisfy { $0 == "." || $0.isNumber }
+            if !isAddress, host.hasSuffix("." + entry) { return true }
+        }
+        return false
+    }
+}
+
+private extension Substring {
+    func trimmingBlanks() -> String {
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,48 @@
+@testable import EssentialFeedNetwork
+import XCTest
+
+/// The proxy variables, read as curl reads them.
+final class ProxySettingsTests: XCTestCase {
+    func test_httpProxy_isReadInLowerCaseOnly() {
+        XCTAssertEqual(ProxySettings(environment: ["http_proxy": "p:1"]).http, "p:1")
+        XCTAssertNil(ProxySettings(environment: ["HTTP_PROXY": "p:1"]).http, "HTTP_PROXY may come from a CGI request's Proxy header")
+    }
+
+    func test_httpsProxy_eitherCase_lowerFirst() {
+        XCTAssertEqual(ProxySettings(environment: ["HTTPS_PROXY": "P:1"]).https, "P:1")
+        XCTAssertEqual(ProxySettings(environment: ["HTTPS_PROXY": "P:1", "https_proxy": "p:2"]).https, "p:2")
+    }
+
+    func test_allProxy_isTheFallbackOfBothSchemes_andAnEmptyValueIsUnset() {
+        let settings = ProxySettings(environment: ["ALL_PROXY": "a:1", "http_proxy": ""])
+        XCTAssertEqual(settings.http, "a:1")
+        XCTAssertEqual(settings.https, "a:1")
+        XCTAssertEqual(ProxySettings(environment: ["all_proxy": "l:1", "ALL_PROXY": "u:1"]).http, "l:1")
+        XCTAssertNil(ProxySettings.none.http)
+    }
+
+    func test_noProxy_hostsDomainsAddressesAndStar() {
+        let settings = ProxySettings(environment: ["http_proxy": "p:1", "NO_PROXY": "example.com, .internal.net,10.0.0.1,[::1]"])
+        for host in ["example.com", "EXAMPLE.com", "www.example.com", "a.b.internal.net", "internal.net", "10.0.0.1", "::1", "[::1]"] {
+            XCTAssertNil(settings.proxy(scheme: "http", host: host), host)
+        }
+        for host in ["notexample.com", "example.com.evil", "10.0.0.12", "110.0.0.1", "other"] {
+            XCTAssertEqual(settings.proxy(scheme: "http", host: host), "p:1", host)
+        }
+        XCTAssertNil(ProxySettings(environment: ["http_proxy": "p:1", "no_proxy": "*"]).proxy(scheme: "http", host: "any"))
+        XCTAssertEqual(ProxySettings(environment: ["http_proxy": "p:1", "no_proxy": "a", "NO_PROXY": "*"]).proxy(scheme: "http", host: "b"), "p:1",
+                       "the lower-case name wins")
+    }
+
+    func test_socketProxy_parsesHostPortAndCredentials_defaultPort1080() throws {
+        let plain = try SocketProxy.parse("proxy.example").get()
+        XCTAssertEqual(plain.shown, "proxy.example:1080")
+        XCTAssertNil(plain.authorization)
+        let full = try SocketProxy.parse("http://al%69ce:s%40cret@127.0.0.1:3128/").get()
+        XCTAssertEqual(full.shown, "127.0.0.1:3128")
+        XCTAssertEqual(full.authorization, "Basic YWxpY2U6c0BjcmV0")
+        XCTAssertEqual(try SocketProxy.parse("[::1]:8080").get().shown, "[::1]:8080")
+        guard case let .failure(failure) = SocketProxy.parse("socks5://127.0.0.1:1080") else { return XCTFail("socks is not http") }
+        XCTAssertTrue(failure.message.hasPrefix("unsupported proxy scheme 'socks5'"), failure.message)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import XCTest
+
+/// feed-fetch behind a proxy, read from the environment as curl reads it.
+final class ProxyToolTests: XCTestCase {
+    final class Heads: @unchecked Sendable {
+        private let lock = NSLock()
+        private var heads: [String] = []
+        func append(_ head: String) { lock.withLock { heads.append(head) } }
+        var all: [String] { lock.withLock { heads } }
+    }
+
+    /// A forward proxy on 127.0.0.1 that notes each request head and
+    /// answers it itself with `answer`, as the origin would.
+    private func proxy(answer: String) throws -> (RawSocketServer, Heads) {
+        let heads = Heads()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                guard connection.respond(answer) else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        return (server, heads)
+    }
+
+    func test_fetch_goesThroughHttpProxy_andNeverShowsItsPassword() throws {
+        let page = #"{"items":[{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","image":"http://feed.example/image-0"}]}"#
+        let (proxy, heads) = try proxy(answer: page)
+        let run = sh(#"FEED_LOG=debug feed-fetch http://feed.example/v1/feed | feed-map"#,
+                     environment: ["http_proxy": "http://alice:s3cret@127.0.0.1:\(proxy.port)"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().first?["url"] as? String, "http://feed.example/image-0")
+        XCTAssertTrue(heads.all.first?.hasPrefix("GET http://feed.example/v1/feed HTTP/1.1\r\n") == true, "\(heads.all)")
+        XCTAssertTrue(heads.all.first?.contains("Proxy-Authorization: Basic YWxpY2U6czNjcmV0\r\n") == true, "\(heads.all)")
+        XCTAssertFalse(run.stderr.contains("s3cret"), run.stderr)
+    }
+
+    func test_fetch_whenTheProxyIsDown_namesTheProxy() throws {
+        let run = sh("feed-fetch http://feed.example/v1/feed", environment: ["http_proxy": "http://alice:s3cret@127.0.0.1:9"])
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertEqual(run.records().first?["message"] as? String, "proxy 127.0.0.1:9: connection refused")
+        XCTAssertEqual(run.stderr, "feed-fetch: http://feed.example/v1/feed: proxy 127.0.0.1:9: connection refused\n")
+        XCTAssertFalse(run.out.contains("s3cret"))
+    }
+
+    func test_fetch_noProxy_andUpperCaseHTTP_PROXY_goDirect() throws {
+        let server = try Served(test: self)
+        for environment in [["http_proxy": "http://127.0.0.1:9", "NO_PROXY": "127.0.0.1"], ["HTTP_PROXY": "http://127.0.0.1:9"]] {
+            let run = sh(#"feed-fetch "$B/v1/feed?limit=1" | feed-map"#, environment: environment.merging(["B": server.base]) { a, _ in a })
+            XCTAssertEqual(run.status, 0, "\(environment): \(run.stderr)")
+            XCTAssertEqual(run.records().count, 1)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+
+/// https against a TLS server of the test's own making on [::1] (CPython's
+/// ssl and http.server): its certificate is issued by a certificate
+/// authority the test makes with openssl and trusts through SSL_CERT_FILE.
+final class TLSToolTests: XCTestCase {
+    /// A CA, a server certificate for ::1, 127.0.0.1 and localhost signed
+    /// by it, and a server on [::1] that answers every GET with a feed page
+    /// (gzip-encoded when asked) and notes each request's headers.
+    private func secureServer() throws -> (port: Int, directory: String) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { throw XCTSkip("needs openssl") }
+        let d = temporaryDirectory(self)
+        let make = sh(#"""
+            cd "$D" && printf 'subjectAltName=IP:::1,IP:127.0.0.1,DNS:localhost\n' > san.ext &&
+            openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=essential-feed-test-ca \
+                -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2> /dev/null &&
+            openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost 2> /dev/null &&
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile san.ext 2> /dev/null
+            """#, environment: ["D": d])
+        XCTAssertEqual(make.status, 0, make.stderr)
+        let feed = #"{"items":[{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","image":"https://[::1]/image-0"}]}"#
+        let script = """
+        import gzip, http.server, json, socket, ssl
+        class Server(http.server.ThreadingHTTPServer):
+            address_family = socket.AF_INET6
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                with open('\(d)/headers.ndjson', 'a') as f: f.write(json.dumps(dict(self.headers)) + '\\n')
+                body = b'\(feed)'
+                zipped = 'gzip' in self.headers.get('Accept-Encoding', '')
+                if zipped: body = gzip.compress(body)
+                self.send_response(200)
+                self.send_header('Content-Type', 'application/json')
+                if zipped: self.send_header('Content-Encoding', 'gzip')
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args): pass
+        server = Server(('::1', 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain('\(d)/server.pem', '\(d)/server.key')
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        print(server.server_address[1])
+        server.serve_forever()
+        """
+        let server = try PythonServer(script, test: self)
+        return (server.port, d)
+    }
+
+    func test_httpsToAnIPv6Literal_withTheServersAuthorityTrusted_fetchesAndDecodes() throws {
+        let (port, d) = try secureServer()
+        let run = sh(#"feed-fetch "https://[::1]:$P/v1/feed" | feed-map"#, environment: ["P": "\(port)", "SSL_CERT_FILE": d + "/ca.pem"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().first?["id"] as? String, "73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6")
+        // The one request shape, over https too.
+        let headers = try String(contentsOfFile: d + "/headers.ndjson", encoding: .utf8)
+        let first = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(headers.split(separator: "\n")[0].utf8)) as? [String: String])
+        let version = sh("feed-fetch --version").out.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "?"
+        XCTAssertEqual(first["User-Agent"], "feed-fetch/\(version)")
+        XCTAssertEqual(first["Accept"], "*/*")
+        XCTAssertEqual(first["Accept-Encoding"], "gzip, deflate")
+        XCTAssertEqual(Set(first.keys), ["Host", "User-Agent", "Accept", "Accept-Encoding"])
+    }
+
+    func test_https_withoutTrustingTheAuthority_isATLSFailure() throws {
+        let (port, _) = try secureServer()
+        let run = sh(#"feed-fetch "https://[::1]:$P/v1/feed""#, environment: ["P": "\(port)"])
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertTrue((run.records().first?["message"] as? String)?.hasPrefix("TLS failure: ") == true, run.out)
+    }
+
+    func test_https_trustsADirectoryOfAuthorities() throws {
+        let (port, d) = try secureServer()
+        let rehash = sh(#"mkdir "$D/cas" && cp "$D/ca.pem" "$D/cas/" && openssl rehash "$D/cas""#, environment: ["D": d])
+        XCTAssertEqual(rehash.status, 0, rehash.stderr)
+        // The server listens on ::1: localhost, which resolves to it too, names it in the certificate.
+        let local = sh(#"feed-fetch "https://localhost:$P/v1/feed" | feed-map"#, environment: ["P": "\(port)", "SSL_CERT_DIR": d + "/cas"])
+        XCTAssertEqual(local.status, 0, local.stderr)
+        XCTAssertEqual(local.records().count, 1)
+    }
+}

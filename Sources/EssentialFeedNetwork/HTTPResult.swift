@@ -9,11 +9,21 @@ public struct HTTPResult: Sendable, Equatable {
     public let finalURL: String?
     /// The response's `Retry-After` field as sent (seconds or an HTTP date), if any.
     public let retryAfter: String?
+    /// The response's validators as sent: `ETag` and `Last-Modified`.
+    public let etag: String?
+    public let lastModified: String?
 
-    public init(status: Int, body: [UInt8], finalURL: String? = nil, retryAfter: String? = nil) {
+    public init(status: Int, body: [UInt8], finalURL: String? = nil, retryAfter: String? = nil, etag: String? = nil, lastModified: String? = nil) {
         self.status = status
         self.body = body
         self.finalURL = finalURL
         self.retryAfter = retryAfter
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// The same response, named as answering from `finalURL`.
+    func answered(from finalURL: String?) -> HTTPResult {
+        HTTPResult(status: status, body: body, finalURL: finalURL, retryAfter: retryAfter, etag: etag, lastModified: lastModified)
     }
 }

@@ -13,13 +13,13 @@ public final class LazyHTTPClient: HTTPClient {
     }
 
     @discardableResult
-    public func get(_ url: String, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
+    public func get(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
         let client = client.withLock { client in
             if let client { return client }
             let made = make()
             client = made
             return made
         }
-        return client.get(url, completion: completion)
+        return client.get(request, completion: completion)
     }
 }

@@ -24,23 +24,23 @@ public final class RetryingHTTPClient: HTTPClient {
     }
 
     @discardableResult
-    public func get(_ url: String, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
+    public func get(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
         let task = RetryTask(completion: completion)
-        attempt(url, task, retriesMade: 0, started: Self.monotonic())
+        attempt(request, task, retriesMade: 0, started: Self.monotonic())
         return task
     }
 
-    private func attempt(_ url: String, _ task: RetryTask, retriesMade: Int, started: Double) {
-        let inner = client.get(url) { [self] outcome in
+    private func attempt(_ request: HTTPRequest, _ task: RetryTask, retriesMade: Int, started: Double) {
+        let inner = client.get(request) { [self] outcome in
             let elapsed = Self.monotonic() - started
             guard let wait = policy.delay(after: outcome, retriesMade: retriesMade, elapsed: elapsed, now: Int(time(nil))) else {
                 return task.finish(outcome)
             }
-            onRetry(url, outcome, wait, retriesMade + 1)
+            onRetry(request.url, outcome, wait, retriesMade + 1)
             guard task.waiting() else { return }
             DispatchQueue.global().asyncAfter(deadline: .now() + wait) { [self] in
                 guard task.isLive else { return }
-                attempt(url, task, retriesMade: retriesMade + 1, started: started)
+                attempt(request, task, retriesMade: retriesMade + 1, started: started)
             }
         }
         task.started(inner)

@@ -27,6 +27,9 @@ public final class SaveInput {
     /// nothing may be saved.
     public private(set) var rejection: ErrorRecord?
     public var rejected: Bool { rejection != nil }
+    /// The last page record met (feed-map's word on the page: its
+    /// validators, or that it was not modified); page records are not images.
+    public private(set) var page: PageRecord?
 
     public init(tool: Tool, tee: Bool) {
         self.tool = tool
@@ -96,30 +99,43 @@ public final class SaveInput {
 
     /// The next record line parsed; nil at the end of the input or once it is rejected.
     private func read() -> (document: JSONDocument, number: Int)? {
-        guard !rejected, !ended else { return nil }
-        let next: (line: ArraySlice<UInt8>, number: Int, truncated: Bool)?
-        do throws(ErrorRecord) {
-            next = try lines.next()
-        } catch {
-            tool.fail(error)
-            rejection = error
-            return nil
+        while !rejected, !ended {
+            let next: (line: ArraySlice<UInt8>, number: Int, truncated: Bool)?
+            do throws(ErrorRecord) {
+                next = try lines.next()
+            } catch {
+                tool.fail(error)
+                rejection = error
+                return nil
+            }
+            guard let (line, number, truncated) = next else {
+                ended = true
+                return nil
+            }
+            guard let document = tool.parseRecord(line, number, truncated) else {
+                rejection = ErrorRecord(.invalidData, "an invalid line", line: number)
+                return nil
+            }
+            if let kind = RecordKind.errorKind(of: document) {
+                tool.output.line(line)
+                tool.record(kind)
+                rejection = ErrorRecord(kind, "an error record on input", line: number)
+                return nil
+            }
+            if RecordKind.isPage(document) {
+                page = PageRecord(document)
+                do throws(ErrorRecord) {
+                    try spool?.append(line: line)
+                } catch {
+                    tool.fail(error)
+                    rejection = error
+                    return nil
+                }
+                continue
+            }
+            return (document, number)
         }
-        guard let (line, number, truncated) = next else {
-            ended = true
-            return nil
-        }
-        guard let document = tool.parseRecord(line, number, truncated) else {
-            rejection = ErrorRecord(.invalidData, "an invalid line", line: number)
-            return nil
-        }
-        if let kind = RecordKind.errorKind(of: document) {
-            tool.output.line(line)
-            tool.record(kind)
-            rejection = ErrorRecord(kind, "an error record on input", line: number)
-            return nil
-        }
-        return (document, number)
+        return nil
     }
 
     /// After a rejection: reads the rest of the input, writing error records
@@ -142,6 +158,7 @@ public final class SaveInput {
                 tool.record(kind)
                 continue
             }
+            if RecordKind.isPage(document) { continue }
             do throws(ErrorRecord) {
                 _ = try FeedImage(record: document)
             } catch {

@@ -129,6 +129,8 @@ struct CacheContext {
         /// The input's failures, in order: error records read, and those of invalid lines.
         var failures: [(line: [UInt8], kind: ErrorKind, own: ErrorRecord?)] = []
         var keeping = true
+        /// A page record of a 304: the cached feed is current, and is what to write.
+        var notModified = false
         tool.forEachLine { line, number, truncated in
             var problem: ErrorRecord?
             if truncated {
@@ -138,6 +140,10 @@ struct CacheContext {
                     let document = try RecordLine.parse(line, lineNumber: number)
                     if let kind = RecordKind.errorKind(of: document) {
                         failures.append((Array(line), kind, nil))
+                        return
+                    }
+                    if RecordKind.isPage(document) {
+                        if PageRecord(document)?.isNotModified == true { notModified = true }
                         return
                     }
                     _ = try FeedImage(record: document)
@@ -157,8 +163,13 @@ struct CacheContext {
                 keeping = false
             }
         }
-        if failures.isEmpty && keeping {
+        if failures.isEmpty && keeping && !(notModified && kept.isEmpty) {
             do throws(ErrorRecord) { try kept.write(to: tool.output) } catch { tool.fail(error) }
+            return
+        }
+        if failures.isEmpty && notModified {
+            if let unavailable = writeCachedFeed() { return tool.fail(unavailable) }
+            tool.diagnostics.info("fallback: not modified: wrote the cached feed from \(path)")
             return
         }
         let reason = failures.first.map { $0.own?.message ?? "an error record" } ?? "the input could not be kept"
@@ -318,6 +329,7 @@ struct CacheContext {
             return
         }
         tool.forEachRecord { document, number in
+            if RecordKind.isPage(document) { return }
             do throws(ErrorRecord) {
                 let image = try FeedImage(record: document)
                 if cached.insert(LocalFeedImageDataLoader.key(image.url)).inserted {

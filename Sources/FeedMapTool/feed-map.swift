@@ -15,6 +15,10 @@ public enum FeedMapTool {
             invalid_data error record and no feed image records. Error records on
             standard input are written through unchanged.
 
+            A valid response with validators ("etag", "last_modified") is followed
+            by a page record for the cache, and a 304 (Not Modified) is one alone:
+              {"page":URL,"status":200|304,"etag"?:…,"last_modified"?:…}
+
             """)
     }
 }

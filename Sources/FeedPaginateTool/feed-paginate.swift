@@ -47,6 +47,7 @@ public enum FeedPaginateTool {
 
         var lastID: String?
         tool.forEachRecord { document, number in
+            if RecordKind.isPage(document) { return }
             do throws(ErrorRecord) {
                 lastID = try FeedImage(record: document).id.canonicalString
             } catch {

@@ -95,6 +95,8 @@ public enum FeedViewTool {
             spinner?.stop()
             guard let document = tool.parseRecord(line, number, truncated) else { return }
             if let kind = RecordKind.errorKind(of: document) { tool.record(kind) }
+            // A page record (feed-map's word to the cache) shows nothing.
+            if RecordKind.isPage(document) { return }
             guard let text = renderer.render(document) else {
                 tool.diagnostics.error(InputLocation.prefix(line: number) + "not a feed image, image comment or error record")
                 tool.record(.invalidData)

@@ -24,7 +24,7 @@ final class OrderedFetcher: @unchecked Sendable {
     private var nextSequence = 0
     private var nextToWrite = 0
     private var ready: [Int: Outcome] = [:]
-    private var inFlight: [String: [Int]] = [:]
+    private var inFlight: [HTTPRequest: [Int]] = [:]
 
     /// A finished item: its record line, and the failure it reports, if any.
     private struct Outcome {
@@ -61,15 +61,16 @@ final class OrderedFetcher: @unchecked Sendable {
         complete(sequence, OrderedFetcher.outcome(error))
     }
 
-    /// Queues a GET of `url`.
-    func fetch(_ url: String) {
+    /// Queues a GET of `request` (a plain URL, or with conditions).
+    func fetch(_ request: HTTPRequest) {
+        let url = request.url
         let sequence = take()
         let isNew: Bool = lock.withLock {
-            if inFlight[url] != nil {
-                inFlight[url]!.append(sequence)
+            if inFlight[request] != nil {
+                inFlight[request]!.append(sequence)
                 return false
             }
-            inFlight[url] = [sequence]
+            inFlight[request] = [sequence]
             return true
         }
         guard isNew else {
@@ -79,7 +80,7 @@ final class OrderedFetcher: @unchecked Sendable {
         let diagnostics = tool.diagnostics
         diagnostics.debug("GET \(url): started")
         let started = DispatchTime.now().uptimeNanoseconds
-        client.get(url) { [self] result in
+        client.get(request) { [self] result in
             let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
             let outcome: Outcome
             switch result {
@@ -91,7 +92,7 @@ final class OrderedFetcher: @unchecked Sendable {
                 diagnostics.debug("GET \(url): failed after \(milliseconds) ms: \(failure.message)")
                 outcome = OrderedFetcher.outcome(ErrorRecord(OrderedFetcher.kind(of: failure), failure.message, context: [.init("url", url)]))
             }
-            let waiting = lock.withLock { inFlight.removeValue(forKey: url) ?? [] }
+            let waiting = lock.withLock { inFlight.removeValue(forKey: request) ?? [] }
             for sequence in waiting { complete(sequence, outcome) }
         }
     }
@@ -101,7 +102,8 @@ final class OrderedFetcher: @unchecked Sendable {
     /// password of their user-info shown as `***`.
     static func record(url: String, _ response: HTTPResult) -> [UInt8] {
         let record = Response.fromBody(
-            url: Secrets.redact(url), status: response.status, bytes: response.body, finalURL: response.finalURL.map(Secrets.redact))
+            url: Secrets.redact(url), status: response.status, bytes: response.body, finalURL: response.finalURL.map(Secrets.redact),
+            etag: response.etag, lastModified: response.lastModified)
         var writer = JSONWriter(capacity: response.body.count + response.body.count / 3 + 256)
         record.write(to: &writer)
         return writer.bytes

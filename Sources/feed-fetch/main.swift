@@ -31,6 +31,9 @@ let tool = Tool(
     URLs come from the operands; an operand - reads standard input there.
     Without operands, URLs come from standard input: plain URL lines, or
     records with a "url" field; error records are written through unchanged.
+    A request record with "if_none_match" and "if_modified_since" (the
+    "etag" and "last_modified" a response record gave) is sent as a
+    conditional request; a 304 is written with an empty body_base64.
     When there are no operands and standard input is a terminal or gives
     nothing, the first feed page of the API at --base-url is fetched
     (BASE/v1/feed?limit=N). Use - to read standard input only.
@@ -188,14 +191,17 @@ func readStandardInput() {
                 fetcher.fail(ErrorRecord(.invalidData, "url is not an http(s) URL", context: [.init("url", url)], line: number))
                 return
             }
-            fetcher.fetch(url)
+            // A request record may carry the validators of a copy held (feed-cache request).
+            let ifNoneMatch = document.member(document.root, "if_none_match").flatMap(document.string)
+            let ifModifiedSince = document.member(document.root, "if_modified_since").flatMap(document.string)
+            fetcher.fetch(HTTPRequest(url, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince))
         } else {
             let text = String(decoding: line, as: UTF8.self).trimmingWhitespace()
             guard Identifiers.isHTTPURL(text) else {
                 fetcher.fail(ErrorRecord(.invalidData, "not an http(s) URL or a record with a url", line: number))
                 return
             }
-            fetcher.fetch(text)
+            fetcher.fetch(HTTPRequest(text))
         }
     }
 }
@@ -210,15 +216,15 @@ extension String {
 }
 
 if !initialURLs.isEmpty {
-    for url in initialURLs { fetcher.fetch(url) }
+    for url in initialURLs { fetcher.fetch(HTTPRequest(url)) }
 } else if !arguments.operands.isEmpty {
     for operand in arguments.operands {
-        if operand == "-" { readStandardInput() } else { fetcher.fetch(operand) }
+        if operand == "-" { readStandardInput() } else { fetcher.fetch(HTTPRequest(operand)) }
     }
 } else {
     if !Descriptor.isTerminal(0) { readStandardInput() }
     if fetcher.queued == 0 {
-        fetcher.fetch(FeedEndpoint(limit: limit).url(requireBaseURL()))
+        fetcher.fetch(HTTPRequest(FeedEndpoint(limit: limit).url(requireBaseURL())))
     }
 }
 fetcher.wait()

@@ -102,4 +102,8 @@ final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
     func test_get_boundsTheDecodedSizeOfACompressedBody() throws {
         try spec_get_boundsTheDecodedSizeOfACompressedBody()
     }
+
+    func test_get_sendsConditions_andDeliversValidatorsAndA304() throws {
+        try spec_get_sendsConditions_andDeliversValidatorsAndA304()
+    }
 }

@@ -34,6 +34,7 @@ protocol HTTPClientSpecs {
     func test_get_decodesGzipAndDeflateBodies() throws
     func test_get_failsOnACorruptOrCutShortCompressedBody() throws
     func test_get_boundsTheDecodedSizeOfACompressedBody() throws
+    func test_get_sendsConditions_andDeliversValidatorsAndA304() throws
 }
 
 /// The base of each client's test case: a FeedServer on 127.0.0.1 for each
@@ -388,5 +389,48 @@ class HTTPClientTestCase: XCTestCase {
         defer { exact.server.stop() }
         XCTAssertEqual(try get(exact.url, maxBodyBytes: 4096).get().body.count, 4096)
         guard case .failure = get(exact.url, maxBodyBytes: 4095) else { return XCTFail("one byte over, decoded, is too large") }
+    }
+
+    // MARK: Conditional requests
+
+    func spec_get_sendsConditions_andDeliversValidatorsAndA304() throws {
+        let etag = "\"v1\""
+        let date = "Tue, 24 Nov 2026 10:00:00 GMT"
+        final class Heads: @unchecked Sendable {
+            let lock = NSLock()
+            var heads: [String] = []
+        }
+        let heads = Heads()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.lock.withLock { heads.heads.append(head) }
+                let ok = head.contains("If-None-Match: \(etag)\r\n")
+                    ? connection.send("HTTP/1.1 304 Not Modified\r\nETag: \(etag)\r\nLast-Modified: \(date)\r\n\r\n")
+                    : connection.respond("fresh", headers: "ETag: \(etag)\r\nLast-Modified: \(date)\r\n")
+                guard ok else { return }
+            }
+        }
+        defer { server.stop() }
+        let client = makeClient(timeout: 5, maxRedirects: 5, maxBodyBytes: 1 << 20)
+        let done = DispatchSemaphore(value: 0)
+        final class Box: @unchecked Sendable { var results: [Result<HTTPResult, HTTPFailure>] = [] }
+        let box = Box()
+        client.get(HTTPRequest(server.base + "/feed")) { box.results.append($0); done.signal() }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        client.get(HTTPRequest(server.base + "/feed", ifNoneMatch: etag, ifModifiedSince: date)) { box.results.append($0); done.signal() }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+
+        let fresh = try XCTUnwrap(box.results.first).get()
+        XCTAssertEqual(fresh.status, 200)
+        XCTAssertEqual(fresh.etag, etag)
+        XCTAssertEqual(fresh.lastModified, date)
+        let notModified = try box.results[1].get()
+        XCTAssertEqual(notModified.status, 304)
+        XCTAssertEqual(notModified.body, [])
+        XCTAssertEqual(notModified.etag, etag)
+        let all = heads.lock.withLock { heads.heads }
+        XCTAssertFalse(all[0].contains("If-"), all[0])
+        XCTAssertTrue(all[1].contains("\r\nIf-None-Match: \"v1\"\r\n"), all[1])
+        XCTAssertTrue(all[1].contains("\r\nIf-Modified-Since: \(date)\r\n"), all[1])
     }
 }

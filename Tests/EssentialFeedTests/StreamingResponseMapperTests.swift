@@ -101,6 +101,30 @@ final class StreamingResponseMapperTests: XCTestCase {
         }
     }
 
+    func test_streaming_endsAFeedPageWithValidatorsWithAPageRecord_andA304IsThePageRecordAlone() {
+        let item = #"{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","image":"http://x/i"}"#
+        let input = [
+            #"{"url":"http://x/1","status":200,"etag":"\"a\"","last_modified":"Tue, 24 Nov 2026 10:00:00 GMT","body":{"items":["# + item + "]}}",
+            #"{"url":"http://x/2","status":304,"etag":"\"a\"","body_base64":""}"#,
+            #"{"url":"http://x/3","status":200,"body":{"items":["# + item + "]}}",
+            #"{"etag":"\"b\"","url":"http://x/4","status":200,"body_base64":"eyJpdGVtcyI6W119"}"#,
+        ].joined(separator: "\n") + "\n"
+        for chunk in [7, 65_536] {
+            XCTAssertEqual(stream(input, .feed, chunk: chunk).lines, [
+                #"{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","url":"http://x/i"}"#,
+                #"{"page":"http://x/1","status":200,"etag":"\"a\"","last_modified":"Tue, 24 Nov 2026 10:00:00 GMT"}"#,
+                #"{"page":"http://x/2","status":304,"etag":"\"a\""}"#,
+                #"{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","url":"http://x/i"}"#,
+                #"{"page":"http://x/4","status":200,"etag":"\"b\""}"#,
+            ], "chunk \(chunk)")
+        }
+    }
+
+    func test_streaming_commentsTakeNo304() {
+        let sink = stream(#"{"url":"http://x/c","status":304,"etag":"\"a\"","body_base64":""}"# + "\n", .comments)
+        XCTAssertEqual(sink.errors.first?.message, "comments response status 304 is not 2xx")
+    }
+
     func test_streaming_namesTheLineAndItemOfAnInvalidResponse() {
         let sink = stream("\n" + feedCorpus[0] + "\n" + feedCorpus[4] + "\n", .feed)
         XCTAssertEqual(sink.errors.map(\.located), ["stdin:3: feed item 1: id is not a UUID"])

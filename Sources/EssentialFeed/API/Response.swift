@@ -13,6 +13,10 @@ public struct Response: Sendable {
     /// The URL that answered, when redirects were followed: written as
     /// `final_url` after `status`.
     public var finalURL: String?
+    /// The response's validators (`ETag`, `Last-Modified`) as the server
+    /// sent them: written as `etag` and `last_modified`.
+    public var etag: String?
+    public var lastModified: String?
 
     public enum Body: Sendable {
         /// The body was JSON: the value sits at `node` of `document`.
@@ -21,11 +25,13 @@ public struct Response: Sendable {
         case bytes([UInt8])
     }
 
-    public init(url: String?, status: Int, body: Body, finalURL: String? = nil) {
+    public init(url: String?, status: Int, body: Body, finalURL: String? = nil, etag: String? = nil, lastModified: String? = nil) {
         self.url = url
         self.status = status
         self.body = body
         self.finalURL = finalURL
+        self.etag = etag
+        self.lastModified = lastModified
     }
 
     /// Reads a response record. Throws `invalid_data` naming what is wrong.
@@ -38,13 +44,15 @@ public struct Response: Sendable {
         guard let status = document.int(statusNode), (0...999).contains(status) else {
             throw ErrorRecord(.invalidData, "status is not an HTTP status code", context: context)
         }
+        let etag = document.member(object, "etag").flatMap(document.string)
+        let lastModified = document.member(object, "last_modified").flatMap(document.string)
         if let body = document.member(object, "body") {
-            self.init(url: url, status: status, body: .json(document, node: body))
+            self.init(url: url, status: status, body: .json(document, node: body), etag: etag, lastModified: lastModified)
         } else if let encodedNode = document.member(object, "body_base64") {
             guard let encoded = document.string(encodedNode), let data = Base64.decode(encoded) else {
                 throw ErrorRecord(.invalidData, "body_base64 is not base64", context: context)
             }
-            self.init(url: url, status: status, body: .bytes(data))
+            self.init(url: url, status: status, body: .bytes(data), etag: etag, lastModified: lastModified)
         } else {
             throw ErrorRecord(.invalidData, "not a response record: no body or body_base64", context: context)
         }
@@ -76,6 +84,8 @@ public struct Response: Sendable {
         writer.member("url", url)
         writer.member("status", status)
         writer.member("final_url", finalURL)
+        writer.member("etag", etag)
+        writer.member("last_modified", lastModified)
         switch body {
         case let .json(document, node):
             writer.member("body", document, node)
@@ -87,10 +97,12 @@ public struct Response: Sendable {
 
     /// Builds a response record from raw body bytes: JSON when the bytes parse
     /// as JSON, else base64.
-    public static func fromBody(url: String?, status: Int, bytes: [UInt8], finalURL: String? = nil) -> Response {
+    public static func fromBody(
+        url: String?, status: Int, bytes: [UInt8], finalURL: String? = nil, etag: String? = nil, lastModified: String? = nil
+    ) -> Response {
         if let document = try? JSONParser.parse(bytes) {
-            return Response(url: url, status: status, body: .json(document, node: document.root), finalURL: finalURL)
+            return Response(url: url, status: status, body: .json(document, node: document.root), finalURL: finalURL, etag: etag, lastModified: lastModified)
         }
-        return Response(url: url, status: status, body: .bytes(bytes), finalURL: finalURL)
+        return Response(url: url, status: status, body: .bytes(bytes), finalURL: finalURL, etag: etag, lastModified: lastModified)
     }
 }

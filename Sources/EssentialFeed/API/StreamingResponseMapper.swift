@@ -54,6 +54,8 @@ public struct StreamingResponseMapper {
         }
         try reader.beginObject()
         var url: String?
+        var etag: String?
+        var lastModified: String?
         var status: Int?
         var statusInvalid = false
         var errorKind: ErrorKind?
@@ -83,6 +85,17 @@ public struct StreamingResponseMapper {
                     try reader.skipValue()
                     url = nil
                 }
+            case .etag, .lastModified:
+                let name = MemberName(key)
+                var value: String?
+                if try reader.peekKind() == .string {
+                    scratch.removeAll(keepingCapacity: true)
+                    try reader.string(into: &scratch, decode: true)
+                    value = String(decoding: scratch, as: UTF8.self)
+                } else {
+                    try reader.skipValue()
+                }
+                if name == .etag { etag = value } else { lastModified = value }
             case .status:
                 if try reader.peekKind() == .number {
                     scratch.removeAll(keepingCapacity: true)
@@ -136,6 +149,13 @@ public struct StreamingResponseMapper {
             let what = statusInvalid ? "status is not an HTTP status code" : "not a response record: no status"
             throw ErrorRecord(.invalidData, "\(what)", context: context(url), line: line)
         }
+        let page = PageRecord(url: url ?? "", status: status, etag: etag, lastModified: lastModified)
+        if kind == .feed, page.isNotModified {
+            // The cached feed is current: no items, the page record alone.
+            discard(sink)
+            writePage(page, into: sink)
+            return
+        }
         guard let streamed else {
             discard(sink)
             switch base64 {
@@ -147,7 +167,7 @@ public struct StreamingResponseMapper {
                 guard let bytes = Base64.decode(text) else {
                     throw ErrorRecord(.invalidData, "body_base64 is not base64", context: context(url), line: line)
                 }
-                try mapKept(Response(url: url, status: status, body: .bytes(bytes)), line: line, into: sink)
+                try mapKept(Response(url: url, status: status, body: .bytes(bytes)), page: page, line: line, into: sink)
                 return
             }
         }
@@ -157,7 +177,7 @@ public struct StreamingResponseMapper {
         }
         switch streamed {
         case .success:
-            commit(sink)
+            writePage(page, into: sink)
         case let .failure(rejection):
             discard(sink)
             throw ErrorRecord(.invalidData, "\(rejection.message(kind))", context: context(url), line: line)
@@ -192,8 +212,20 @@ public struct StreamingResponseMapper {
         url.map { [ErrorRecord.Field("url", $0)] } ?? []
     }
 
+    /// Commits the page's records, ended by its page record when the
+    /// response carried validators or was a 304 (feed pages only).
+    private func writePage(_ page: PageRecord, into sink: any MappedRecordSink) {
+        if kind == .feed, page.isNotModified || page.etag != nil || page.lastModified != nil {
+            var writer = JSONWriter()
+            page.write(to: &writer)
+            records.append(writer.bytes)
+            records.append(0x0A)
+        }
+        commit(sink)
+    }
+
     /// Maps a body kept whole, through the document mappers.
-    private func mapKept(_ response: Response, line: Int?, into sink: any MappedRecordSink) throws(ErrorRecord) {
+    private func mapKept(_ response: Response, page: PageRecord, line: Int?, into sink: any MappedRecordSink) throws(ErrorRecord) {
         do throws(ErrorRecord) {
             var writer = JSONWriter()
             func add(_ write: (inout JSONWriter) -> Void) {
@@ -207,7 +239,7 @@ public struct StreamingResponseMapper {
             case .feed: for image in try FeedItemsMapper.map(response) { add(image.write) }
             case .comments: for comment in try ImageCommentsMapper.map(response) { add(comment.write) }
             }
-            commit(sink)
+            writePage(page, into: sink)
         } catch {
             discard(sink)
             throw error.on(line: line ?? 0)

@@ -3,7 +3,7 @@
 /// adds a tuned recognizer of the item names in front of it (see `FastItems`).
 enum MemberName: Equatable {
     case error, url, status, body, bodyBase64, items, id, image, description, location
-    case message, createdAt, author, username, other
+    case message, createdAt, author, username, etag, lastModified, other
 
     @inline(__always)
     init(_ key: [UInt8]) {
@@ -21,13 +21,14 @@ enum MemberName: Equatable {
         switch k.count {
         case 2: self = matches("id") ? .id : .other
         case 3: self = matches("url") ? .url : .other
-        case 4: self = matches("body") ? .body : .other
+        case 4: self = matches("body") ? .body : matches("etag") ? .etag : .other
         case 5: self = matches("error") ? .error : matches("image") ? .image : matches("items") ? .items : .other
         case 6: self = matches("status") ? .status : matches("author") ? .author : .other
         case 7: self = matches("message") ? .message : .other
         case 8: self = matches("location") ? .location : matches("username") ? .username : .other
         case 10: self = matches("created_at") ? .createdAt : .other
         case 11: self = matches("description") ? .description : matches("body_base64") ? .bodyBase64 : .other
+        case 13: self = matches("last_modified") ? .lastModified : .other
         default: self = .other
         }
     }

@@ -46,8 +46,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     }
 
     @discardableResult
-    public func get(_ url: String, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
-        let transfer = CurlTransfer(url: url, limit: maxBodyBytes, completion: completion)
+    public func get(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
+        let transfer = CurlTransfer(request, limit: maxBodyBytes, completion: completion)
         let started = DispatchTime.now()
         WorkerThreads.shared.run { [self] in
             slots.wait()
@@ -103,6 +103,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             // RequestHeaders.accept (the client spec checks both).
             feed_curl_setopt_long(curl, CURLOPT_HTTP_CONTENT_DECODING, 0)
             headers = curl_slist_append(headers, "Accept-Encoding: \(RequestHeaders.acceptEncoding)")
+            for field in transfer.request.conditionFields { headers = curl_slist_append(headers, field) }
             // The proxies as ProxySettings reads them (libcurl's own reading
             // of the environment is switched off by naming one, or "").
             feed_curl_setopt_string(curl, CURLOPT_PROXY, proxyURL(for: transfer.url) ?? "")
@@ -128,7 +129,9 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         feed_curl_getinfo_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
         let finalURL = redirects > 0 ? effective.map { String(cString: $0) } : nil
         do throws(HTTPFailure) {
-            return .success(HTTPResult(status: status, body: try transfer.finishBody(), finalURL: finalURL, retryAfter: transfer.retryAfter))
+            return .success(HTTPResult(
+                status: status, body: try transfer.finishBody(), finalURL: finalURL,
+                retryAfter: transfer.retryAfter, etag: transfer.etag, lastModified: transfer.lastModified))
         } catch {
             return .failure(error)
         }

@@ -5,21 +5,24 @@ import EssentialFeed
 /// as it arrives (decoded, bounded: ``ResponseBody``), and its outcome,
 /// decided once (by the transfer's end, or before it by `cancel()`).
 final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
-    let url: String
+    let request: HTTPRequest
+    var url: String { request.url }
     private let limit: Int
     private let completion: @Sendable (Result<HTTPResult, HTTPFailure>) -> Void
     private let lock = Lock()
     private var decided = false
     /// Written by the transfer's thread only.
     private var contentCodings: [String] = []
-    /// The last response's `Retry-After`, as sent.
+    /// The last response's `Retry-After`, `ETag` and `Last-Modified`, as sent.
     private(set) var retryAfter: String?
+    private(set) var etag: String?
+    private(set) var lastModified: String?
     private var body: ResponseBody?
     /// Why the body was refused (the limit, a corrupt stream), if it was.
     private(set) var failure: HTTPFailure?
 
-    init(url: String, limit: Int, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
-        self.url = url
+    init(_ request: HTTPRequest, limit: Int, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
+        self.request = request
         self.limit = limit
         self.completion = completion
     }
@@ -33,6 +36,8 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         if text.hasPrefix("HTTP/") {
             contentCodings = []
             retryAfter = nil
+            etag = nil
+            lastModified = nil
             return
         }
         guard let colon = text.firstIndex(of: ":") else { return }
@@ -42,6 +47,10 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             contentCodings += value.split(separator: ",").map { $0.trimmingCharacters(in: " \t\r\n").lowercased() }.filter { !$0.isEmpty }
         case "retry-after":
             retryAfter = value.trimmingCharacters(in: " \t\r\n")
+        case "etag":
+            etag = value.trimmingCharacters(in: " \t\r\n")
+        case "last-modified":
+            lastModified = value.trimmingCharacters(in: " \t\r\n")
         default:
             break
         }

@@ -34,6 +34,9 @@ struct HTTPResponseHead: Equatable, Sendable {
     var contentCoding: Inflater.Coding?
     /// `Retry-After`, as sent.
     var retryAfter: String?
+    /// The validators, as sent: `ETag` and `Last-Modified`.
+    var etag: String?
+    var lastModified: String?
 
     /// The result of looking for a head at the start of some bytes.
     enum Parse: Equatable {
@@ -120,6 +123,10 @@ struct HTTPResponseHead: Equatable, Sendable {
                 contentCodings += tokens(value)
             case .retryAfter:
                 head.retryAfter = String(decoding: value, as: UTF8.self)
+            case .etag:
+                head.etag = String(decoding: value, as: UTF8.self)
+            case .lastModified:
+                head.lastModified = String(decoding: value, as: UTF8.self)
             case .other:
                 break
             }
@@ -156,7 +163,7 @@ struct HTTPResponseHead: Equatable, Sendable {
     // MARK: Pieces
 
     private enum Field {
-        case contentLength, transferEncoding, connection, location, contentEncoding, retryAfter, other
+        case contentLength, transferEncoding, connection, location, contentEncoding, retryAfter, etag, lastModified, other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             func matches(_ name: StaticString) -> Bool {
@@ -174,6 +181,8 @@ struct HTTPResponseHead: Equatable, Sendable {
             case 8 where matches("location"): self = .location
             case 16 where matches("content-encoding"): self = .contentEncoding
             case 11 where matches("retry-after"): self = .retryAfter
+            case 4 where matches("etag"): self = .etag
+            case 13 where matches("last-modified"): self = .lastModified
             default: self = .other
             }
         }
@@ -212,7 +221,7 @@ struct HTTPResponseHead: Equatable, Sendable {
             status = status * 10 + Int(digit - 0x30)
         }
         guard status >= 100, text.count == 12 || bytes[base + 12] == UInt8(ascii: " ") else { throw bad("malformed status code") }
-        return HTTPResponseHead(status: status, minorVersion: Int(minor - 0x30), framing: .none, persistent: false, location: nil, contentCoding: nil, retryAfter: nil)
+        return HTTPResponseHead(status: status, minorVersion: Int(minor - 0x30), framing: .none, persistent: false, location: nil, contentCoding: nil, retryAfter: nil, etag: nil, lastModified: nil)
     }
 
     /// A token byte (RFC 9110, 5.6.2).

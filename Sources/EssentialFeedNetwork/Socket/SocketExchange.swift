@@ -15,7 +15,7 @@ struct SocketExchange {
 
     /// What one request on the wire came to.
     private enum Outcome {
-        case response(status: Int, body: [UInt8], retryAfter: String?)
+        case response(HTTPResponseHead, body: [UInt8])
         case redirect(to: String)
     }
 
@@ -33,8 +33,10 @@ struct SocketExchange {
                     throw HTTPFailure(.other, SocketHTTPURL.hasScheme("http", text) ? "not a valid URL" : "unsupported URL")
                 }
                 switch try exchange(url, redirects: redirects) {
-                case let .response(status, body, retryAfter):
-                    return request.finish(.success(HTTPResult(status: status, body: body, finalURL: redirects > 0 ? text : nil, retryAfter: retryAfter)))
+                case let .response(head, body):
+                    return request.finish(.success(HTTPResult(
+                        status: head.status, body: body, finalURL: redirects > 0 ? text : nil,
+                        retryAfter: head.retryAfter, etag: head.etag, lastModified: head.lastModified)))
                 case let .redirect(location):
                     redirects += 1
                     text = location
@@ -106,6 +108,7 @@ struct SocketExchange {
         if let authorization = url.authorization ?? configuration.netrc?.authorization(forHost: url.host) {
             text += "Authorization: \(authorization)\r\n"
         }
+        for field in request.asked.conditionFields { text += field + "\r\n" }
         if let authorization = proxy?.authorization {
             text += "Proxy-Authorization: \(authorization)\r\n"
         }
@@ -132,7 +135,7 @@ struct SocketExchange {
             return (.redirect(to: next), head.persistent && buffer.available == 0)
         }
         let body = try readBody(fd, head, limit: configuration.maxBodyBytes, until: deadline)
-        return (.response(status: head.status, body: body, retryAfter: head.retryAfter), head.persistent && buffer.available == 0)
+        return (.response(head, body: body), head.persistent && buffer.available == 0)
     }
 
     /// Reads heads until one that is not 1xx.

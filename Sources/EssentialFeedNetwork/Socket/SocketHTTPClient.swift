@@ -100,11 +100,11 @@ public final class SocketHTTPClient: HTTPClient {
     }
 
     @discardableResult
-    public func get(_ url: String, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
-        if let fallback, SocketHTTPURL.hasScheme("https", url) {
-            return fallback.get(url, completion: completion)
+    public func get(_ asked: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
+        if let fallback, SocketHTTPURL.hasScheme("https", asked.url) {
+            return fallback.get(asked, completion: completion)
         }
-        let request = SocketHTTPRequest(url: url, deadline: Deadline(timeout: configuration.timeout), pool: pool, completion: completion)
+        let request = SocketHTTPRequest(asked, deadline: Deadline(timeout: configuration.timeout), pool: pool, completion: completion)
         let configuration = configuration, pool = pool, fallback = fallback
         WorkerThreads.shared.run {
             SocketExchange(request: request, configuration: configuration, pool: pool, fallback: fallback).run()

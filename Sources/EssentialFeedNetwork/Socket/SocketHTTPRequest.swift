@@ -17,14 +17,16 @@ final class SocketHTTPRequest: HTTPClientTask {
         var watched = false
     }
 
-    let url: String
+    /// The request as asked for (URL and conditions).
+    let asked: HTTPRequest
+    var url: String { asked.url }
     let deadline: Deadline
     private let pool: ConnectionPool
     private let completion: @Sendable (Result<HTTPResult, HTTPFailure>) -> Void
     private let state = Mutex(State())
 
-    init(url: String, deadline: Deadline, pool: ConnectionPool, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
-        self.url = url
+    init(_ asked: HTTPRequest, deadline: Deadline, pool: ConnectionPool, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
+        self.asked = asked
         self.deadline = deadline
         self.pool = pool
         self.completion = completion
@@ -99,10 +101,12 @@ final class SocketHTTPRequest: HTTPClientTask {
     /// Lets `fallback` answer `url` in this request's place, within its deadline.
     func handOff(_ url: String, to fallback: any HTTPClient, redirected: Bool) {
         watch()
-        let task = fallback.get(url) { [self] result in
+        var onward = asked
+        onward.url = url
+        let task = fallback.get(onward) { [self] result in
             finish(result.map { response in
                 guard redirected, response.finalURL == nil else { return response }
-                return HTTPResult(status: response.status, body: response.body, finalURL: url, retryAfter: response.retryAfter)
+                return response.answered(from: url)
             })
         }
         let kept = state.withLock { state in

@@ -1,0 +1,25 @@
+/// A GET: its URL and, for a conditional request (RFC 9110, 13.1), the
+/// validators of the copy the caller holds, sent as `If-None-Match` and
+/// `If-Modified-Since` (on redirects too); a server that finds them
+/// current answers 304 Not Modified, without a body.
+public struct HTTPRequest: Sendable, Hashable {
+    public var url: String
+    /// An entity tag as the server sent it in `ETag` (quotes included).
+    public var ifNoneMatch: String?
+    /// An HTTP date as the server sent it in `Last-Modified`.
+    public var ifModifiedSince: String?
+
+    public init(_ url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+        self.url = url
+        self.ifNoneMatch = ifNoneMatch
+        self.ifModifiedSince = ifModifiedSince
+    }
+
+    /// The conditional header lines, each ending in CR LF.
+    var conditionFields: [String] {
+        var fields: [String] = []
+        if let ifNoneMatch { fields.append("If-None-Match: \(ifNoneMatch)") }
+        if let ifModifiedSince { fields.append("If-Modified-Since: \(ifModifiedSince)") }
+        return fields
+    }
+}

@@ -116,7 +116,78 @@ protocol StreamingFeedStoreSpecs {
     func test_beginFeed_keepsNothingWhenTheTransactionFailsMidway() throws
 }
 
+/// The validators kept with a feed, and a feed confirmed current.
+protocol ValidatorsFeedStoreSpecs {
+    func test_validators_areKeptWithTheFeed() throws
+    func test_validators_goWithAReplacedOrDeletedFeed_andStayWhenImagesAreAddedAfterIt() throws
+    func test_touchCachedFeed_restampsTheFeed_keepingItsImagesAndValidators() throws
+}
+
 // MARK: - The assertions
+
+extension ValidatorsFeedStoreSpecs where Self: XCTestCase {
+    private func anyValidators(_ etag: String = "\"v1\"") -> FeedValidators {
+        FeedValidators(url: "https://any-url.com/v1/feed?limit=10", etag: etag, lastModified: "Tue, 24 Nov 2026 10:00:00 GMT")
+    }
+
+    private func validators(_ sut: any FeedStore, file: StaticString, line: UInt) -> FeedValidators? {
+        do { return try sut.read { (reader) throws(ErrorRecord) in try reader.retrieveValidators() } } catch {
+            XCTFail("unexpected \(error)", file: file, line: line)
+            return nil
+        }
+    }
+
+    func assertThatValidatorsAreKeptWithTheFeed(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNil(validators(sut, file: file, line: line), "none on an empty store", file: file, line: line)
+        let feed = uniqueFeed()
+        XCTAssertNoThrow(try sut.transaction { (tx) throws(ErrorRecord) in
+            try tx.setValidators(anyValidators())  // nothing cached: nothing kept
+            try tx.insert(feed, timestamp: anyTimestamp())
+            try tx.setValidators(anyValidators())
+        }, file: file, line: line)
+        XCTAssertEqual(validators(sut, file: file, line: line), anyValidators(), file: file, line: line)
+        XCTAssertEqual(try sut.retrieve()?.feed, feed, file: file, line: line)
+        XCTAssertNoThrow(try sut.transaction { (tx) throws(ErrorRecord) in try tx.setValidators(FeedValidators(url: "u", etag: nil, lastModified: "d")) },
+                         file: file, line: line)
+        XCTAssertEqual(validators(sut, file: file, line: line), FeedValidators(url: "u", etag: nil, lastModified: "d"), file: file, line: line)
+        XCTAssertNoThrow(try sut.transaction { (tx) throws(ErrorRecord) in try tx.setValidators(nil) }, file: file, line: line)
+        XCTAssertNil(validators(sut, file: file, line: line), file: file, line: line)
+    }
+
+    func assertThatValidatorsGoWithAReplacedOrDeletedFeedAndStayWhenImagesAreAdded(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
+        func save(keeping: Bool, _ validators: FeedValidators?) {
+            XCTAssertNoThrow(try sut.transaction { (tx) throws(ErrorRecord) in
+                if !keeping { try tx.deleteCachedFeed() }
+                let writer = try tx.beginFeed(timestamp: anyTimestamp(), keepingCachedImages: keeping)
+                _ = try writer.add(uniqueImage())
+                if let validators { try tx.setValidators(validators) }
+            }, file: file, line: line)
+        }
+        save(keeping: false, anyValidators())
+        save(keeping: true, nil)
+        XCTAssertEqual(validators(sut, file: file, line: line), anyValidators(), "images added after the first page", file: file, line: line)
+        XCTAssertEqual(try sut.retrieve()?.feed.count, 2, file: file, line: line)
+        save(keeping: false, nil)
+        XCTAssertNil(validators(sut, file: file, line: line), "a feed saved anew, without validators", file: file, line: line)
+        save(keeping: false, anyValidators("\"v2\""))
+        XCTAssertNoThrow(try sut.transaction { (tx) throws(ErrorRecord) in try tx.deleteCachedFeed() }, file: file, line: line)
+        XCTAssertNil(validators(sut, file: file, line: line), "deleted with the feed", file: file, line: line)
+    }
+
+    func assertThatTouchRestampsTheFeedKeepingItsImagesAndValidators(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(try sut.transaction { (tx) throws(ErrorRecord) in try tx.touchCachedFeed(timestamp: anyTimestamp()) }, false,
+                       "nothing cached, nothing touched", file: file, line: line)
+        let feed = demandingFeed()
+        XCTAssertNoThrow(try sut.transaction { (tx) throws(ErrorRecord) in
+            try tx.insert(feed, timestamp: anyTimestamp())
+            try tx.setValidators(anyValidators())
+        }, file: file, line: line)
+        let later = Timestamp(seconds: anyTimestamp().seconds + 86_400, nanoseconds: 5)
+        XCTAssertEqual(try sut.transaction { (tx) throws(ErrorRecord) in try tx.touchCachedFeed(timestamp: later) }, true, file: file, line: line)
+        XCTAssertEqual(try sut.retrieve(), CachedFeed(feed: feed, timestamp: later), file: file, line: line)
+        XCTAssertEqual(validators(sut, file: file, line: line), anyValidators(), file: file, line: line)
+    }
+}
 
 extension FeedStoreSpecs where Self: XCTestCase {
     func assertThatRetrieveDeliversEmptyOnEmptyCache(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {

@@ -18,6 +18,9 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
         case insertImageData([UInt8], for: String)
         case retrieveImageData(for: String)
         case cachedImageDataURLs
+        case retrieveValidators
+        case setValidators(FeedValidators?)
+        case touchCachedFeed(Timestamp)
     }
 
     private(set) var messages: [Message] = []
@@ -32,6 +35,9 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
     var imageDataInsertionError: ErrorRecord?
     var imageDataRetrievalResult: Result<[UInt8]?, ErrorRecord> = .success(nil)
     var cachedURLsResult: Result<Set<String>, ErrorRecord> = .success([])
+    var validatorsResult: Result<FeedValidators?, ErrorRecord> = .success(nil)
+    /// What `touchCachedFeed` answers (whether a feed is cached).
+    var touches = true
 
     func completeRetrieval(with cached: CachedFeed?) { retrievalResult = .success(cached) }
     func completeRetrieval(with error: ErrorRecord) { retrievalResult = .failure(error) }
@@ -71,6 +77,7 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
         func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) { try spy.forEachCachedImage(body) }
         func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? { try spy.retrieveImageData(for: url) }
         func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> { try spy.cachedImageDataURLs() }
+        func retrieveValidators() throws(ErrorRecord) -> FeedValidators? { try spy.retrieveValidators() }
     }
 
     // MARK: FeedStoreTransaction
@@ -129,5 +136,19 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
     func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
         messages.append(.cachedImageDataURLs)
         return try cachedURLsResult.get()
+    }
+
+    func retrieveValidators() throws(ErrorRecord) -> FeedValidators? {
+        messages.append(.retrieveValidators)
+        return try validatorsResult.get()
+    }
+
+    func setValidators(_ validators: FeedValidators?) throws(ErrorRecord) {
+        messages.append(.setValidators(validators))
+    }
+
+    func touchCachedFeed(timestamp: Timestamp) throws(ErrorRecord) -> Bool {
+        messages.append(.touchCachedFeed(timestamp))
+        return touches
     }
 }

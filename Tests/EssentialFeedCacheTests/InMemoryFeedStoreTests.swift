@@ -1,7 +1,7 @@
 import XCTest
 import EssentialFeed
 
-final class InMemoryFeedStoreTests: XCTestCase, FeedStoreSpecs, FeedImageDataStoreSpecs, StreamingFeedStoreSpecs {
+final class InMemoryFeedStoreTests: XCTestCase, FeedStoreSpecs, FeedImageDataStoreSpecs, StreamingFeedStoreSpecs, ValidatorsFeedStoreSpecs {
 
     func test_retrieve_deliversEmptyOnEmptyCache() throws {
         assertThatRetrieveDeliversEmptyOnEmptyCache(on: makeSUT())
@@ -65,6 +65,20 @@ final class InMemoryFeedStoreTests: XCTestCase, FeedStoreSpecs, FeedImageDataSto
 
     func test_transaction_refusesToNestOnTheSameInstanceAndKeepsTheOuterOne() throws {
         assertThatTransactionRefusesToNestOnTheSameInstanceAndKeepsTheOuterOne(on: makeSUT())
+    }
+
+    // MARK: ValidatorsFeedStoreSpecs
+
+    func test_validators_areKeptWithTheFeed() throws {
+        assertThatValidatorsAreKeptWithTheFeed(on: makeSUT())
+    }
+
+    func test_validators_goWithAReplacedOrDeletedFeed_andStayWhenImagesAreAddedAfterIt() throws {
+        assertThatValidatorsGoWithAReplacedOrDeletedFeedAndStayWhenImagesAreAdded(on: makeSUT())
+    }
+
+    func test_touchCachedFeed_restampsTheFeed_keepingItsImagesAndValidators() throws {
+        assertThatTouchRestampsTheFeedKeepingItsImagesAndValidators(on: makeSUT())
     }
 
     // MARK: StreamingFeedStoreSpecs

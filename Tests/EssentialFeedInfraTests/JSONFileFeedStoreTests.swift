@@ -4,7 +4,7 @@ import EssentialFeed
 import EssentialFeedInfra
 
 /// The store specs against the JSON-file store on real files.
-final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageDataStoreSpecs, FileFeedStoreSpecs, StreamingFeedStoreSpecs {
+final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageDataStoreSpecs, FileFeedStoreSpecs, StreamingFeedStoreSpecs, ValidatorsFeedStoreSpecs {
     private var directory: StoreTestDirectory!
 
     override func setUpWithError() throws {
@@ -112,6 +112,20 @@ final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImag
     }
 
     // MARK: FeedImageDataStoreSpecs
+
+    // MARK: ValidatorsFeedStoreSpecs
+
+    func test_validators_areKeptWithTheFeed() throws {
+        assertThatValidatorsAreKeptWithTheFeed(on: makeSUT())
+    }
+
+    func test_validators_goWithAReplacedOrDeletedFeed_andStayWhenImagesAreAddedAfterIt() throws {
+        assertThatValidatorsGoWithAReplacedOrDeletedFeedAndStayWhenImagesAreAdded(on: makeSUT())
+    }
+
+    func test_touchCachedFeed_restampsTheFeed_keepingItsImagesAndValidators() throws {
+        assertThatTouchRestampsTheFeedKeepingItsImagesAndValidators(on: makeSUT())
+    }
 
     // MARK: StreamingFeedStoreSpecs
 

@@ -18,12 +18,12 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         directory = nil
     }
 
-    func test_insert_marksTheFileAsAFeedCacheOfSchemaVersion1() throws {
+    func test_insert_marksTheFileAsAFeedCacheOfSchemaVersion2() throws {
         try makeSUT().insert(uniqueFeed(), timestamp: anyTimestamp())
 
         XCTAssertEqual(try integer("PRAGMA application_id"), 0x4546_6564)
-        XCTAssertEqual(try integer("PRAGMA user_version"), 1)
-        XCTAssertEqual(SQLiteFeedStore.schemaVersion, 1)
+        XCTAssertEqual(try integer("PRAGMA user_version"), 2)
+        XCTAssertEqual(SQLiteFeedStore.schemaVersion, 2)
     }
 
     func test_insert_usesARollbackJournal() throws {
@@ -101,9 +101,9 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
     func test_store_refusesANewerSchemaVersion() throws {
         let sut = makeSUT()
         try sut.insert(uniqueFeed(), timestamp: anyTimestamp())
-        try execute("PRAGMA user_version = 2")
+        try execute("PRAGMA user_version = 3")
 
-        let expected = ErrorRecord(.store, "\(storePath): feed cache schema version 2 is newer than this release supports (1)")
+        let expected = ErrorRecord(.store, "\(storePath): feed cache schema version 3 is newer than this release supports (2)")
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try makeSUT().retrieve() }), expected)
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try makeSUT().deleteCachedFeed() }), expected)
         XCTAssertEqual(try integer("SELECT count(*) FROM feed_image"), 2, "Expected nothing deleted")
@@ -233,9 +233,18 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         ], "Expected the records the first release wrote, a lower-case id in canonical form")
         XCTAssertEqual(try sut.retrieveImageData(for: "http://h/1"), [0, 255])
 
+        XCTAssertNil(try LocalFeedLoader(store: sut, currentDate: anyTimestamp).validators(), "version 1 keeps no validators")
+        XCTAssertEqual(try integer("PRAGMA user_version"), 1, "reading migrates nothing")
+
         let appended = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).append(reading: reading([uniqueImage()]))
         XCTAssertEqual(appended, FeedCacheAppendResult(kept: 3, added: 1, droppedExpired: 0))
         XCTAssertEqual(try sut.retrieve()?.feed.map(\.id.uuidString), ids + [try XCTUnwrap(sut.retrieve()?.feed.last?.id.uuidString)])
+        XCTAssertEqual(try integer("PRAGMA user_version"), 2, "a write migrates to version 2: the validators' columns")
+
+        let validators = FeedValidators(url: "http://h/v1/feed", etag: "\"e\"", lastModified: nil)
+        let confirmed = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).confirm(validators: validators)
+        XCTAssertEqual(confirmed?.count, 4)
+        XCTAssertEqual(try LocalFeedLoader(store: sut, currentDate: anyTimestamp).validators(), validators)
     }
 
     func test_forEachCachedImage_failsOnADamagedItemAfterLendingTheOnesBefore() throws {

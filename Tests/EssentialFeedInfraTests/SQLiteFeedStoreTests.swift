@@ -4,7 +4,7 @@ import EssentialFeed
 import EssentialFeedInfra
 
 /// The store specs against the SQLite store on real files.
-final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageDataStoreSpecs, FileFeedStoreSpecs, StreamingFeedStoreSpecs {
+final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageDataStoreSpecs, FileFeedStoreSpecs, StreamingFeedStoreSpecs, ValidatorsFeedStoreSpecs {
     private var directory: StoreTestDirectory!
 
     override func setUpWithError() throws {
@@ -80,6 +80,20 @@ final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageD
 
     func test_transaction_refusesToNestOnTheSameInstanceAndKeepsTheOuterOne() throws {
         assertThatTransactionRefusesToNestOnTheSameInstanceAndKeepsTheOuterOne(on: makeSUT())
+    }
+
+    // MARK: ValidatorsFeedStoreSpecs
+
+    func test_validators_areKeptWithTheFeed() throws {
+        assertThatValidatorsAreKeptWithTheFeed(on: makeSUT())
+    }
+
+    func test_validators_goWithAReplacedOrDeletedFeed_andStayWhenImagesAreAddedAfterIt() throws {
+        assertThatValidatorsGoWithAReplacedOrDeletedFeedAndStayWhenImagesAreAdded(on: makeSUT())
+    }
+
+    func test_touchCachedFeed_restampsTheFeed_keepingItsImagesAndValidators() throws {
+        assertThatTouchRestampsTheFeedKeepingItsImagesAndValidators(on: makeSUT())
     }
 
     // MARK: StreamingFeedStoreSpecs
@@ -246,7 +260,7 @@ final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageD
     }
 
     func test_info_describesTheStoreAndItsContent() throws {
-        assertThatInfoDescribesTheStoreAndItsContent(kind: "sqlite", make: make, in: directory)
+        assertThatInfoDescribesTheStoreAndItsContent(kind: "sqlite", schemaVersion: 2, make: make, in: directory)
     }
 
     // MARK: Helpers

@@ -371,7 +371,7 @@ extension FileFeedStoreSpecs where Self: XCTestCase {
         XCTAssertFalse(StoreTestFiles.exists(path), file: file, line: line)
     }
 
-    func assertThatInfoDescribesTheStoreAndItsContent(kind: String, make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
+    func assertThatInfoDescribesTheStoreAndItsContent(kind: String, schemaVersion: Int = 1, make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
         let path = directory.file(storeFileName)
         let sut = make(path, 1)
         let feed = uniqueFeed(count: 3)
@@ -384,7 +384,7 @@ extension FileFeedStoreSpecs where Self: XCTestCase {
             XCTAssertEqual(info.kind, kind, file: file, line: line)
             XCTAssertEqual(info.path, path, file: file, line: line)
             XCTAssertTrue(info.exists, file: file, line: line)
-            XCTAssertEqual(info.schemaVersion, 1, file: file, line: line)
+            XCTAssertEqual(info.schemaVersion, schemaVersion, file: file, line: line)
             XCTAssertEqual(info.itemCount, 3, file: file, line: line)
             XCTAssertEqual(info.timestamp, anyTimestamp(), file: file, line: line)
             XCTAssertEqual(info.imageDataCount, 2, file: file, line: line)

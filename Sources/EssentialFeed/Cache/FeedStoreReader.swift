@@ -21,4 +21,7 @@ public protocol FeedStoreReader {
     func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]?
     /// The URLs that have image data stored.
     func cachedImageDataURLs() throws(ErrorRecord) -> Set<String>
+    /// The validators kept with the cached feed, or nil when there are none
+    /// (nothing cached, or a feed saved without them).
+    func retrieveValidators() throws(ErrorRecord) -> FeedValidators?
 }

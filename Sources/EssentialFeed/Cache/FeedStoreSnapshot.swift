@@ -17,8 +17,11 @@ public struct FeedStoreSnapshot: Equatable, Sendable {
     public var cache: Result<CachedFeed, ErrorRecord>?
     /// Image data by URL.
     public var imageData: [String: [UInt8]]
+    /// The validators kept with the cached feed.
+    public var validators: FeedValidators?
 
-    public init(cache: Result<CachedFeed, ErrorRecord>? = nil, imageData: [String: [UInt8]] = [:]) {
+    public init(cache: Result<CachedFeed, ErrorRecord>? = nil, imageData: [String: [UInt8]] = [:], validators: FeedValidators? = nil) {
+        self.validators = validators
         self.cache = cache
         self.imageData = imageData
     }

@@ -35,8 +35,28 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
         Set(snapshot.imageData.keys)
     }
 
+    public func retrieveValidators() throws(ErrorRecord) -> FeedValidators? {
+        guard try retrieve() != nil else { return nil }
+        return snapshot.validators
+    }
+
+    public func setValidators(_ validators: FeedValidators?) throws(ErrorRecord) {
+        guard try retrieve() != nil else { return }
+        snapshot.validators = validators
+        hasChanges = true
+    }
+
+    public func touchCachedFeed(timestamp: Timestamp) throws(ErrorRecord) -> Bool {
+        guard var cached = try retrieve() else { return false }
+        cached.timestamp = timestamp
+        snapshot.cache = .success(cached)
+        hasChanges = true
+        return true
+    }
+
     public func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
         writer = nil
+        snapshot.validators = nil
         snapshot.cache = .success(CachedFeed(feed: feed, timestamp: timestamp))
         hasChanges = true
         feedChanged = true
@@ -48,6 +68,8 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
     public func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
         let kept = keepingCachedImages ? try retrieve()?.feed ?? [] : []
         snapshot.cache = .success(CachedFeed(feed: kept, timestamp: timestamp))
+        // Validators belong to the feed's first page: kept when images are added after it.
+        if !keepingCachedImages || kept.isEmpty { snapshot.validators = nil }
         hasChanges = true
         feedChanged = true
         let writer = SnapshotFeedWriter(self, ids: Set(kept.map(\.id)))
@@ -69,6 +91,7 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
         writer = nil
         guard snapshot.cache != nil else { return }
         snapshot.cache = nil
+        snapshot.validators = nil
         hasChanges = true
         feedChanged = true
     }

@@ -17,6 +17,14 @@ public protocol FeedStoreTransaction: FeedStoreReader {
     func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter
     /// Deletes the cached feed; does nothing when nothing is cached.
     func deleteCachedFeed() throws(ErrorRecord)
+    /// Keeps `validators` with the cached feed (nil: none), until the feed
+    /// is replaced or deleted, which drops them; does nothing when nothing
+    /// is cached.
+    func setValidators(_ validators: FeedValidators?) throws(ErrorRecord)
+    /// Gives the cached feed the timestamp `timestamp`, its images and
+    /// validators as they are (a server confirmed it current); false when
+    /// nothing is cached.
+    func touchCachedFeed(timestamp: Timestamp) throws(ErrorRecord) -> Bool
     /// Stores `data` for `url`, replacing what was stored for it.
     func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord)
 }

@@ -35,13 +35,37 @@ public struct LocalFeedLoader {
     /// turned out to be invalid), the transaction is rolled back and the error
     /// rethrown: nothing changes.
     @discardableResult
-    public func save(reading read: FeedImageReading) throws(ErrorRecord) -> FeedCacheSaveResult {
+    /// `validators`, asked once the images are read, are kept with the new
+    /// feed (those of its first page, for conditional requests).
+    public func save(reading read: FeedImageReading, validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheSaveResult {
         let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
             try tx.deleteCachedFeed()
             let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: false)
-            return try add(read, to: writer)
+            let result = try add(read, to: writer)
+            if let validators = validators() { try tx.setValidators(validators) }
+            return result
         }
+    }
+
+    /// The server confirmed the cached feed current (a 304 Not Modified to
+    /// a conditional request): the feed stays as it is and is stamped with
+    /// the current time, so that the maximum age counts from this
+    /// confirmation, and keeps `validators` when the 304 gave new ones.
+    /// Nil when nothing is cached (there is nothing to confirm).
+    public func confirm(validators: FeedValidators?) throws(ErrorRecord) -> CachedFeedHeader? {
+        let timestamp = currentDate()
+        return try store.transaction { (tx) throws(ErrorRecord) -> CachedFeedHeader? in
+            guard try tx.touchCachedFeed(timestamp: timestamp) else { return nil }
+            if let validators { try tx.setValidators(validators) }
+            return try tx.retrieveHeader()
+        }
+    }
+
+    /// The validators kept with the cached feed, whatever its age (a 304
+    /// makes an expired feed current again).
+    public func validators() throws(ErrorRecord) -> FeedValidators? {
+        try store.read { (reader) throws(ErrorRecord) in try reader.retrieveValidators() }
     }
 
     /// `append(_:)` for images read as they come, as `save(reading:)`.

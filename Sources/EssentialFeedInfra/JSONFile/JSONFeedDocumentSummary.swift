@@ -33,6 +33,9 @@ struct JSONFeedDocumentSummary {
     var imageDataBytes = 0
     /// Whether the URLs are in increasing order, each once (as this store writes them).
     var imageDataSorted = true
+    /// The feed's validators (`"validators":{"url","etag","last_modified"}`);
+    /// anything else there counts as none.
+    var validators: FeedValidators?
 
     enum Outcome {
         case readable(JSONFeedDocumentSummary)
@@ -96,6 +99,27 @@ struct JSONFeedDocumentSummary {
                             version = Int(String(decoding: text, as: UTF8.self))
                         } else {
                             try reader.skipValue()
+                        }
+                    case "validators":
+                        summary.validators = nil
+                        guard try reader.peekKind() == .object else { try reader.skipValue(); break }
+                        try reader.beginObject()
+                        var url: String?, etag: String?, lastModified: String?
+                        var name: [UInt8] = []
+                        while try reader.nextMember(key: &name) {
+                            guard try reader.peekKind() == .string else { try reader.skipValue(); continue }
+                            text.removeAll(keepingCapacity: true)
+                            try reader.string(into: &text, decode: true)
+                            let value = String(decoding: text, as: UTF8.self)
+                            switch String(decoding: name, as: UTF8.self) {
+                            case "url": url = value
+                            case "etag": etag = value
+                            case "last_modified": lastModified = value
+                            default: break
+                            }
+                        }
+                        if let url, etag != nil || lastModified != nil {
+                            summary.validators = FeedValidators(url: url, etag: etag, lastModified: lastModified)
                         }
                     case "timestamp":
                         timestampPresent = true

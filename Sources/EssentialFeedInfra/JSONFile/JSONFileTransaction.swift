@@ -58,6 +58,10 @@ final class JSONFileTransaction: FeedStoreTransaction {
     private var ids = CompactIDSet()
     private var record: [UInt8] = []
     private weak var writer: JSONFileFeedWriter?
+    /// The validators to keep with the feed (the old document's until changed).
+    private var validators: FeedValidators?
+    /// The old feed's new timestamp, when a server confirmed it current.
+    private var touched: Timestamp?
     private lazy var insertedData = ImageDataSpool(directory: POSIXFiles.directory(of: documentPath), path: path)
     private(set) var hasChanges = false
     private var feedChanged = false
@@ -71,7 +75,9 @@ final class JSONFileTransaction: FeedStoreTransaction {
         self.temporaryPath = temporaryPath
         switch document.content {
         case .empty: break
-        case .readable(let content): summary = content
+        case .readable(let content):
+            summary = content
+            validators = content.validators
         case .unreadable(let problem): unreadable = problem
         }
         record.reserveCapacity(1024)
@@ -108,7 +114,9 @@ final class JSONFileTransaction: FeedStoreTransaction {
         case .old:
             switch oldFeed {
             case .absent: return nil
-            case .valid(let header): return header
+            case .valid(var header):
+                if let touched { header.timestamp = touched }
+                return header
             case .damaged(let error): throw error
             }
         }
@@ -218,6 +226,8 @@ final class JSONFileTransaction: FeedStoreTransaction {
         try checkReadable()
         guard temporaryPath != nil else { throw ErrorRecord(.internal, "\(path): a read transaction cannot write") }
         writer = nil
+        // Validators belong to the feed's first page: kept when images are added after it.
+        if !keepingCachedImages { validators = nil }
         let prefix = Self.head(timestamp: timestamp)
         if keepingCachedImages && feed == .new, let output {
             // The items written stay; the head before them takes the new timestamp.
@@ -257,6 +267,17 @@ final class JSONFileTransaction: FeedStoreTransaction {
         let writer = JSONFileFeedWriter(self)
         self.writer = writer
         return writer
+    }
+
+    /// `,"validators":{"url":…,"etag":…,"last_modified":…}`
+    private static func member(_ validators: FeedValidators) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("url", validators.url)
+        writer.member("etag", validators.etag)
+        writer.member("last_modified", validators.lastModified)
+        writer.endObject()
+        return Array(#","validators":"#.utf8) + writer.bytes
     }
 
     /// `{"format":…,"version":1,"timestamp":"…","feed":[`
@@ -314,8 +335,35 @@ final class JSONFileTransaction: FeedStoreTransaction {
         return true
     }
 
+    func retrieveValidators() throws(ErrorRecord) -> FeedValidators? {
+        guard try retrieveHeader() != nil else { return nil }
+        return validators
+    }
+
+    func setValidators(_ validators: FeedValidators?) throws(ErrorRecord) {
+        guard try retrieveHeader() != nil, validators != self.validators else { return }
+        self.validators = validators
+        hasChanges = true
+    }
+
+    func touchCachedFeed(timestamp: Timestamp) throws(ErrorRecord) -> Bool {
+        guard try retrieveHeader() != nil else { return false }
+        if feed == .new, let output {
+            // The head before the items takes the new timestamp.
+            let prefix = Self.head(timestamp: timestamp)
+            try output.replacePrefix(of: itemsStart, with: prefix)
+            itemsStart = prefix.count
+            newTimestamp = timestamp
+        } else {
+            touched = timestamp
+        }
+        hasChanges = true
+        return true
+    }
+
     func deleteCachedFeed() throws(ErrorRecord) {
         writer = nil
+        validators = nil
         if unreadable != nil {
             guard temporaryPath != nil else { try checkReadable(); return }
             unreadable = nil
@@ -363,6 +411,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
             if feed == .old { try copyOldFeed(to: output) }
             if feedChanged { urls = [] }  // the feed was deleted: no image data is in it
         }
+        if feed != .none, let validators { try output.append(Self.member(validators)) }
         if !urls.isEmpty { try writeImageData(urls.sorted(), to: output) }
         try output.append("}\n")
         try output.flush()
@@ -400,7 +449,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
             return
         case .valid(let header):
             var head = Array(#","timestamp":""#.utf8)
-            head.append(contentsOf: header.timestamp.iso8601.utf8)
+            head.append(contentsOf: (touched ?? header.timestamp).iso8601.utf8)
             head.append(contentsOf: #"","feed":["#.utf8)
             try output.append(head)
             guard let member = summary.feedMember else { break }

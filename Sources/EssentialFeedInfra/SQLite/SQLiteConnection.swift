@@ -173,7 +173,12 @@ final class SQLiteConnection {
         if sqlite3_get_autocommit(db) == 0 { sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
     }
 
-    enum Schema { case uninitialized, current }
+    enum Schema {
+        case uninitialized
+        /// Release 0.1.0's: no validators (migrated by the next write transaction).
+        case version1
+        case current
+    }
 
     /// What the file holds, checked inside a transaction.
     func schema() throws(ErrorRecord) -> Schema {
@@ -186,8 +191,7 @@ final class SQLiteConnection {
                 throw ErrorRecord(.store, "\(path): feed cache schema version \(version) is newer than this release supports (\(SQLiteFeedStore.schemaVersion))")
             }
             guard version >= 1 else { throw ErrorRecord(.store, "\(path): not a feed cache (no schema version)") }
-            // Later releases migrate older versions here (version < schemaVersion), inside the write transaction.
-            return .current
+            return version == 1 ? .version1 : .current
         }
         // An empty file only (a write transaction gives it a page 1 in
         // memory, so ask the file): an empty database of someone else's is theirs.
@@ -195,12 +199,25 @@ final class SQLiteConnection {
         throw ErrorRecord(.store, "\(path): not a feed cache (a SQLite database of another application)")
     }
 
+    /// Version 1 to 2: the feed's validators, three columns of its row.
+    func migrateFromVersion1() throws(ErrorRecord) {
+        try execute("""
+            ALTER TABLE feed_cache ADD COLUMN validators_url TEXT;
+            ALTER TABLE feed_cache ADD COLUMN etag TEXT;
+            ALTER TABLE feed_cache ADD COLUMN last_modified TEXT;
+            PRAGMA user_version = \(SQLiteFeedStore.schemaVersion);
+            """, "write")
+    }
+
     func createSchema() throws(ErrorRecord) {
         try execute("""
             CREATE TABLE feed_cache (
                 singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                 timestamp_seconds INTEGER NOT NULL,
-                timestamp_nanoseconds INTEGER NOT NULL CHECK (timestamp_nanoseconds BETWEEN 0 AND 999999999)
+                timestamp_nanoseconds INTEGER NOT NULL CHECK (timestamp_nanoseconds BETWEEN 0 AND 999999999),
+                validators_url TEXT,
+                etag TEXT,
+                last_modified TEXT
             );
             CREATE TABLE feed_image (
                 position INTEGER PRIMARY KEY,

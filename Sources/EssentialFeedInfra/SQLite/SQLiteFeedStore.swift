@@ -71,7 +71,7 @@ public final class SQLiteFeedStore: FeedStore {
     public static let cacheKiB = 6_144
 
     /// The schema version this release writes and reads.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// `PRAGMA application_id` of a feed cache: "EFed".
     public static let applicationID: Int32 = 0x4546_6564
 
@@ -100,7 +100,11 @@ public final class SQLiteFeedStore: FeedStore {
             let tx = SQLiteTransaction(connection, idsInMemory: idsInMemory)
             do throws(ErrorRecord) {
                 try connection.guarded { () throws(ErrorRecord) in
-                    if try connection.schema() == .uninitialized { try connection.createSchema() }
+                    switch try connection.schema() {
+                    case .uninitialized: try connection.createSchema()
+                    case .version1: try connection.migrateFromVersion1()
+                    case .current: break
+                    }
                 }
             } catch where connection.corruptionDetected {
                 // Damaged past the header: as a file SQLite cannot begin on, before the body has run.
@@ -161,6 +165,7 @@ public final class SQLiteFeedStore: FeedStore {
         do throws(ErrorRecord) {
             try connection.createSchema()
             if case .success(let cached)? = snapshot.cache { try writer.insert(cached.feed, timestamp: cached.timestamp) }
+            try writer.setValidators(snapshot.validators)
             for (url, data) in snapshot.imageData { try writer.insertImageData(data, for: url) }
             try writer.commit()
         } catch {
@@ -181,10 +186,11 @@ public final class SQLiteFeedStore: FeedStore {
         }
         do throws(ErrorRecord) {
             let result: T
-            if try connection.schema() == .uninitialized {
+            let schema = try connection.schema()
+            if schema == .uninitialized {
                 result = try body(FeedStoreSnapshotTransaction(FeedStoreSnapshot()))
             } else {
-                let reader = SQLiteTransaction(connection, idsInMemory: idsInMemory)
+                let reader = SQLiteTransaction(connection, idsInMemory: idsInMemory, hasValidators: schema == .current)
                 defer { reader.end() }
                 result = try body(reader)
             }

@@ -18,14 +18,18 @@ import EssentialFeed
 final class SQLiteTransaction: FeedStoreTransaction {
     private let connection: SQLiteConnection
     private let idsInMemory: Int
+    /// Whether the schema has the validators' columns (not in a version 1
+    /// file read without migrating it).
+    private let hasValidators: Bool
     private var active = true
     private var feedChanged = false
     /// The writer of the feed being written, if any.
     private var writer: SQLiteFeedWriter?
 
-    init(_ connection: SQLiteConnection, idsInMemory: Int) {
+    init(_ connection: SQLiteConnection, idsInMemory: Int, hasValidators: Bool = true) {
         self.connection = connection
         self.idsInMemory = idsInMemory
+        self.hasValidators = hasValidators
     }
 
     func end() {
@@ -152,15 +156,56 @@ final class SQLiteTransaction: FeedStoreTransaction {
             } else {
                 try connection.execute("DELETE FROM feed_image", "write")
             }
+            // Validators belong to the feed's first page: kept when images are added after it.
+            let kept = keepingCachedImages ? try readValidators() : nil
             let header = try connection.prepare("INSERT OR REPLACE INTO feed_cache (singleton, timestamp_seconds, timestamp_nanoseconds) VALUES (1, ?, ?)", "write")
             try header.bind(1, timestamp.seconds)
             try header.bind(2, Int64(timestamp.nanoseconds))
             _ = try header.step()
+            if let kept { try writeValidators(kept) }
             feedChanged = true
             let writer = try SQLiteFeedWriter(connection, position: position, ids: ids, idsInMemory: idsInMemory)
             if indexed { try writer.indexIDs() }
             self.writer = writer
             return writer
+        }
+    }
+
+    func retrieveValidators() throws(ErrorRecord) -> FeedValidators? {
+        try checkActive()
+        return try connection.guarded(readValidators)
+    }
+
+    func setValidators(_ validators: FeedValidators?) throws(ErrorRecord) {
+        try checkActive()
+        try connection.guarded { () throws(ErrorRecord) in try writeValidators(validators) }
+    }
+
+    /// The validators of the feed's row (the interrupt guard held).
+    private func readValidators() throws(ErrorRecord) -> FeedValidators? {
+        guard hasValidators else { return nil }
+        let row = try connection.prepare("SELECT validators_url, etag, last_modified FROM feed_cache WHERE singleton = 1", "read")
+        guard try row.step(), let url = row.text(0) else { return nil }
+        let validators = FeedValidators(url: url, etag: row.text(1), lastModified: row.text(2))
+        return validators.etag == nil && validators.lastModified == nil ? nil : validators
+    }
+
+    private func writeValidators(_ validators: FeedValidators?) throws(ErrorRecord) {
+        let row = try connection.prepare("UPDATE feed_cache SET validators_url = ?, etag = ?, last_modified = ? WHERE singleton = 1", "write")
+        try row.bind(1, validators?.url)
+        try row.bind(2, validators?.etag)
+        try row.bind(3, validators?.lastModified)
+        _ = try row.step()
+    }
+
+    func touchCachedFeed(timestamp: Timestamp) throws(ErrorRecord) -> Bool {
+        try checkActive()
+        return try connection.guarded { () throws(ErrorRecord) -> Bool in
+            let row = try connection.prepare("UPDATE feed_cache SET timestamp_seconds = ?, timestamp_nanoseconds = ? WHERE singleton = 1", "write")
+            try row.bind(1, timestamp.seconds)
+            try row.bind(2, Int64(timestamp.nanoseconds))
+            _ = try row.step()
+            return sqlite3_changes(connection.db) > 0
         }
     }
 

@@ -58,6 +58,18 @@ final class UnreadableStoreTransaction: FeedStoreTransaction {
         try store().insertImageData(data, for: url)
     }
 
+    func retrieveValidators() throws(ErrorRecord) -> FeedValidators? {
+        try store().retrieveValidators()
+    }
+
+    func setValidators(_ validators: FeedValidators?) throws(ErrorRecord) {
+        try store().setValidators(validators)
+    }
+
+    func touchCachedFeed(timestamp: Timestamp) throws(ErrorRecord) -> Bool {
+        try store().touchCachedFeed(timestamp: timestamp)
+    }
+
     func deleteCachedFeed() throws(ErrorRecord) {
         if reset == nil { reset = FeedStoreSnapshotTransaction(FeedStoreSnapshot()) }
         try store().deleteCachedFeed()

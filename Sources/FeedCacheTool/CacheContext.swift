@@ -46,6 +46,9 @@ struct CacheContext {
             tool.diagnostics.info("save: cache unchanged: the input had errors")
             return
         }
+        if read == 0 && input.ended, let page = input.page, page.isNotModified {
+            return confirm(page, tee: tee ? input : nil)
+        }
         if read == 0 && input.ended && !allowEmpty {
             tool.diagnostics.info("save: no records on input: cache unchanged (--allow-empty saves an empty feed)")
             return
@@ -56,7 +59,8 @@ struct CacheContext {
                 let result = try loader.append(reading: input.next)
                 tool.diagnostics.info("save --append: kept \(result.kept), added \(result.added), dropped \(result.droppedExpired) expired")
             } else {
-                let result = try loader.save(reading: input.next)
+                // The first page's validators, for the next conditional request.
+                let result = try loader.save(reading: input.next, validators: { input.page.flatMap { $0.isNotModified ? nil : FeedValidators($0) } })
                 tool.diagnostics.info("save: \(counted(result.saved, "item")) saved to \(path)")
             }
         } catch where input.rejected {
@@ -77,6 +81,53 @@ struct CacheContext {
             return
         }
         if tee { input.writeOn() }
+    }
+
+    /// A 304 to a conditional request: the cached feed is current. It is
+    /// stamped with the current time and keeps the validators the 304 gave.
+    private func confirm(_ page: PageRecord, tee: SaveInput?) {
+        do throws(ErrorRecord) {
+            guard let header = try loader().confirm(validators: FeedValidators(page)) else {
+                tool.fail(ErrorRecord(.notFound, "the server answered 304 Not Modified, but nothing is cached to keep", context: [.init("url", page.url)]))
+                return
+            }
+            tool.diagnostics.info("save: not modified: the cached feed (\(counted(header.count, "item"))) confirmed at \(header.timestamp.iso8601)")
+            tee?.writeOn()
+        } catch {
+            tool.fail(error)
+        }
+    }
+
+    /// Request records on, those for the cached feed's page with its validators.
+    func conditional() {
+        tool.refuseTerminalInput()
+        var validators: FeedValidators?
+        if storeExists {
+            do throws(ErrorRecord) {
+                validators = try loader().validators()
+            } catch {
+                // Without validators the requests go as they are; the store's trouble is for save to report.
+                tool.diagnostics.info("conditional: no validators: \(error.message)")
+            }
+        }
+        tool.forEachRecord { document, number in
+            guard let url = document.member(document.root, "url").flatMap(document.string) else {
+                tool.fail(ErrorRecord(.invalidData, "not a request record: no url", line: number))
+                return
+            }
+            guard let validators, validators.url == url else {
+                tool.output.record { $0.beginObject(); $0.members(of: document, document.root); $0.endObject() }
+                return
+            }
+            tool.diagnostics.debug("conditional: \(Secrets.redact(url)) with the cached feed's validators")
+            tool.output.record {
+                $0.beginObject()
+                $0.members(of: document, document.root, excluding: ["if_none_match", "if_modified_since"])
+                $0.member("if_none_match", validators.etag)
+                $0.member("if_modified_since", validators.lastModified)
+                $0.endObject()
+            }
+        }
     }
 
     /// Writes the cached feed, each record made straight from the store's row

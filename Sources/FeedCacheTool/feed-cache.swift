@@ -11,7 +11,7 @@ public enum FeedCacheTool {
             help: """
             usage: feed-cache [options] save [--append] [--tee] [--allow-empty]
                    feed-cache [options] load | validate | delete | info | fallback
-                   feed-cache [options] save-images | missing-images
+                   feed-cache [options] save-images | missing-images | conditional
                    feed-cache [options] image [--output FILE] URL
                    feed-cache --help | --version
 
@@ -25,7 +25,11 @@ public enum FeedCacheTool {
                               stamped with the current time: all at once, and only after
                               the whole input was read and found valid. An error record
                               or an invalid line on input changes nothing; so does an
-                              input with no records, unless --allow-empty.
+                              input with no records, unless --allow-empty. A page record
+                              (from feed-map) gives the validators kept with the feed;
+                              one of a 304 alone confirms the cached feed as it is,
+                              stamped with the current time (exit 66 when none is
+                              cached).
               load            write the cached feed; empty or expired: a not_found
                               error record and exit 66
               fallback        read feed image records and write them on unchanged; when
@@ -43,6 +47,9 @@ public enum FeedCacheTool {
                               output unless --output - says so
               missing-images  read feed image records and write a request record
                               {"url":…} for each image with no data stored yet
+              conditional     read request records and write them on, those for the
+                              page the cached feed was saved from with its validators
+                              ("if_none_match", "if_modified_since"), whatever its age
 
             options:
               --store PATH      the store (default: $FEED_STORE, else
@@ -79,7 +86,9 @@ public enum FeedCacheTool {
         )
 
         let arguments = tool.arguments
-        guard let command = arguments.operands.first else { tool.usageError("no command: give save, load, fallback, validate, delete, info, save-images, image or missing-images") }
+        guard let command = arguments.operands.first else {
+            tool.usageError("no command: give save, load, fallback, validate, delete, info, save-images, image, missing-images or conditional")
+        }
         let operands = Array(arguments.operands.dropFirst())
 
         let context: CacheContext
@@ -119,6 +128,7 @@ public enum FeedCacheTool {
         case "save-images": context.saveImages()
         case "image": context.image(operands[0], output: arguments.value("--output"))
         case "missing-images": context.missingImages()
+        case "conditional": context.conditional()
         default: tool.usageError("unknown command '\(command)'")
         }
         tool.finish()

@@ -62,4 +62,128 @@ final class ConditionalToolTests: XCTestCase {
         let changed = sh(#"feed-cache --store "$S" fallback"#, stdin: image.replacingOccurrences(of: "image-0", with: "image-9") + "\n" + page200 + "\n", environment: environment)
         XCTAssertEqual(changed.lines, [image.replacingOccurrences(of: "image-0", with: "image-9")], "a page of its own passes on as it is, without its page record")
     }
+
+    // MARK: The cron job, end to end
+
+    /// nginx serving the feed page at /v1/feed (any query) with items whose
+    /// images it serves too.
+    private func nginxServingAFeed(items count: Int, tag: String) throws -> Nginx {
+        let nginx = try Nginx(test: self, locations: "location /v1/ { default_type application/json; }")
+        try writeFeed(nginx, items: count, tag: tag)
+        return nginx
+    }
+
+    private func writeFeed(_ nginx: Nginx, items count: Int, tag: String) throws {
+        try FileManager.default.createDirectory(atPath: nginx.root + "/v1", withIntermediateDirectories: true)
+        let items = (0..<count).map { i in
+            #"{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC5\#(String(format: "%04X", i))","description":"\#(tag) \#(i)","image":"\#(nginx.base)/image-\#(i)"}"#
+        }
+        try (#"{"items":["# + items.joined(separator: ",") + "]}\n").write(toFile: nginx.root + "/v1/feed", atomically: true, encoding: .utf8)
+        for i in 0..<count { try Data("image \(i)".utf8).write(to: URL(fileURLWithPath: nginx.root + "/image-\(i)")) }
+    }
+
+    private func sync(_ nginx: Nginx, _ store: String, now: String) -> Run {
+        sh(#""$S/feed-sync" --base-url "$B" --store "$T" --now "$N""#,
+           environment: ["S": AcceptanceTests.scripts, "B": nginx.base, "T": store, "N": now, "FEED_BIN": Products.directory], timeout: 60)
+    }
+
+    private func info(_ store: String, now: String) throws -> [String: Any] {
+        let run = sh(#"feed-cache --store "$T" --now "$N" info"#, environment: ["T": store, "N": now])
+        return try XCTUnwrap(run.records().first, run.stderr)
+    }
+
+    func test_feedSync_twiceAgainstAnUnchangedFeed_transfersNoFeedBody_andRestampsTheCache() throws {
+        let nginx = try nginxServingAFeed(items: 3, tag: "first")
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let first = sync(nginx, store, now: "2026-11-01T00:00:00Z")
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(try info(store, now: "2026-11-01T00:00:00Z")["timestamp"] as? String, "2026-11-01T00:00:00Z")
+        let firstRun = nginx.accessLog
+        XCTAssertEqual(firstRun.filter { $0.contains("/v1/feed") }.map { String($0.prefix(3)) }, ["200"])
+        XCTAssertEqual(firstRun.filter { $0.contains("/image-") }.count, 3)
+
+        // Eight days later (past the 7-day policy): the server confirms the feed.
+        let second = sync(nginx, store, now: "2026-11-09T00:00:00Z")
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let secondRun = Array(nginx.accessLog.dropFirst(firstRun.count))
+        XCTAssertEqual(secondRun.map { String($0.prefix(3)) }, ["304"], "one conditional request, answered 304; no image fetched: \(secondRun)")
+        let bytes = Int(secondRun[0].split(separator: " ")[1]) ?? .max
+        XCTAssertLessThan(bytes, 400, "a head, no feed body")
+        let after = try info(store, now: "2026-11-09T00:00:00Z")
+        XCTAssertEqual(after["timestamp"] as? String, "2026-11-09T00:00:00Z", "stamped with the confirmation")
+        XCTAssertEqual(after["items"] as? Int, 3)
+        let load = sh(#"feed-cache --store "$T" --now 2026-11-09T00:00:00Z load"#, environment: ["T": store])
+        XCTAssertEqual(load.status, 0, load.stderr)
+        XCTAssertEqual(load.records().compactMap { $0["description"] as? String }, ["first 0", "first 1", "first 2"])
+
+        // A changed feed (a new ETag): replaced, with the new validators.
+        try writeFeed(nginx, items: 2, tag: "changed feed")
+        let third = sync(nginx, store, now: "2026-11-10T00:00:00Z")
+        XCTAssertEqual(third.status, 0, third.stderr)
+        XCTAssertEqual(nginx.accessLog.last(where: { $0.contains("/v1/feed") })?.prefix(3), "200")
+        let changed = sh(#"feed-cache --store "$T" --now 2026-11-10T00:00:00Z load"#, environment: ["T": store])
+        XCTAssertEqual(changed.records().compactMap { $0["description"] as? String }, ["changed feed 0", "changed feed 1"])
+        let fourth = sync(nginx, store, now: "2026-11-11T00:00:00Z")
+        XCTAssertEqual(fourth.status, 0, fourth.stderr)
+        XCTAssertEqual(nginx.accessLog.last(where: { $0.contains("/v1/feed") })?.prefix(3), "304", "the new validators were kept")
+    }
+
+    func test_feedSync_againstAServerThatIgnoresTheValidators_replacesTheCacheEachTime() throws {
+        let heads = Heads()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                let port = connection.localPort
+                let body = #"{"items":[{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","image":"http://127.0.0.1:\#(port)/image-0"}]}"#
+                guard connection.respond(head.contains("/image-") ? "bytes" : body, headers: "ETag: \"always\"\r\n") else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let store = temporaryDirectory(self) + "/feed.json"
+        for now in ["2026-11-01T00:00:00Z", "2026-11-02T00:00:00Z"] {
+            let run = sh(#""$S/feed-sync" --base-url "$B" --store "$T" --now "$N""#,
+                         environment: ["S": AcceptanceTests.scripts, "B": server.base, "T": store, "N": now, "FEED_BIN": Products.directory])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(try info(store, now: now)["timestamp"] as? String, now)
+        }
+        let feedRequests = heads.all.filter { $0.hasPrefix("GET /v1/feed") }
+        XCTAssertEqual(feedRequests.count, 2)
+        XCTAssertFalse(feedRequests[0].contains("If-None-Match"))
+        XCTAssertTrue(feedRequests[1].contains("If-None-Match: \"always\"\r\n"), feedRequests[1])
+    }
+
+    final class Heads: @unchecked Sendable {
+        private let lock = NSLock()
+        private var heads: [String] = []
+        func append(_ head: String) { lock.withLock { heads.append(head) } }
+        var all: [String] { lock.withLock { heads } }
+    }
+
+    func test_conditional_addsTheValidatorsToTheRequestForTheCachedPageOnly() throws {
+        let d = temporaryDirectory(self)
+        let environment = ["T": d + "/feed.sqlite"]
+        let saved = sh(#"feed-cache --store "$T" save"#, stdin: image + "\n" + page200 + "\n", environment: environment)
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        let run = sh(#"feed-cache --store "$T" conditional"#,
+                     stdin: #"{"url":"http://x/v1/feed?limit=10"}"# + "\n" + #"{"url":"http://x/v1/feed?limit=20"}"# + "\n", environment: environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines, [#"{"url":"http://x/v1/feed?limit=10","if_none_match":"\"a\""}"#, #"{"url":"http://x/v1/feed?limit=20"}"#])
+        let none = sh(#"feed-cache --store "$T" conditional"#, stdin: #"{"url":"http://x/v1/feed?limit=10"}"# + "\n", environment: ["T": d + "/none.sqlite"])
+        XCTAssertEqual(none.lines, [#"{"url":"http://x/v1/feed?limit=10"}"#])
+    }
+
+    func test_save_ofA304Alone_confirmsTheCachedFeed_orIsNotFoundWithNothingCached() throws {
+        let d = temporaryDirectory(self)
+        let environment = ["T": d + "/feed.json"]
+        let nothing = sh(#"feed-cache --store "$T" save"#, stdin: page304 + "\n", environment: environment)
+        XCTAssertEqual(nothing.status, 66, nothing.stderr)
+        XCTAssertEqual(nothing.records().first?["error"] as? String, "not_found")
+        XCTAssertEqual(sh(#"feed-cache --store "$T" --now 2026-01-01T00:00:00Z save"#, stdin: image + "\n" + page200 + "\n", environment: environment).status, 0)
+        let confirmed = sh(#"FEED_LOG=info feed-cache --store "$T" --now 2026-01-20T00:00:00Z save --tee"#, stdin: page304 + "\n", environment: environment)
+        XCTAssertEqual(confirmed.status, 0, confirmed.stderr)
+        XCTAssertEqual(confirmed.lines, [page304], "--tee writes the page record on")
+        XCTAssertTrue(confirmed.stderr.contains("save: not modified: the cached feed (1 item) confirmed at 2026-01-20T00:00:00Z"), confirmed.stderr)
+        let load = sh(#"feed-cache --store "$T" --now 2026-01-21T00:00:00Z load"#, environment: environment)
+        XCTAssertEqual(load.lines, [image])
+    }
 }

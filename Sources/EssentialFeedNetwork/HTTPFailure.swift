@@ -4,6 +4,8 @@
 public struct HTTPFailure: Error, Sendable, Equatable {
     public enum Reason: Sendable, Equatable {
         case refused, cannotResolveHost, timedOut, connectionLost, tls, tooManyRedirects, bodyTooLarge, cancelled, badResponse, other
+        /// The body could not be kept where it was to spill (a full disk): a local failure.
+        case spill
     }
 
     public let reason: Reason

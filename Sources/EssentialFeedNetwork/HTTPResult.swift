@@ -12,8 +12,16 @@ public struct HTTPResult: Sendable, Equatable {
     /// The response's validators as sent: `ETag` and `Last-Modified`.
     public let etag: String?
     public let lastModified: String?
+    /// Where the body is when it outgrew memory (then `body` is empty).
+    public let spilled: SpilledBody?
+    /// The body's size, wherever it is.
+    public var bodyCount: Int { spilled?.count ?? body.count }
 
-    public init(status: Int, body: [UInt8], finalURL: String? = nil, retryAfter: String? = nil, etag: String? = nil, lastModified: String? = nil) {
+    public init(
+        status: Int, body: [UInt8], finalURL: String? = nil, retryAfter: String? = nil, etag: String? = nil, lastModified: String? = nil,
+        spilled: SpilledBody? = nil
+    ) {
+        self.spilled = spilled
         self.status = status
         self.body = body
         self.finalURL = finalURL
@@ -24,6 +32,6 @@ public struct HTTPResult: Sendable, Equatable {
 
     /// The same response, named as answering from `finalURL`.
     func answered(from finalURL: String?) -> HTTPResult {
-        HTTPResult(status: status, body: body, finalURL: finalURL, retryAfter: retryAfter, etag: etag, lastModified: lastModified)
+        HTTPResult(status: status, body: body, finalURL: finalURL, retryAfter: retryAfter, etag: etag, lastModified: lastModified, spilled: spilled)
     }
 }

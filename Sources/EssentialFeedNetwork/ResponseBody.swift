@@ -1,27 +1,38 @@
 import EssentialFeed
 
 /// A response body as it arrives: the bytes as sent, or decoded from their
-/// content coding, gathered up to `limit` decoded bytes; one more is
-/// `bodyTooLarge` at once.
+/// content coding, gathered up to `limit` decoded bytes (one more is
+/// `bodyTooLarge` at once), in memory or, past the memory bound of
+/// `spilling`, in a spill.
 final class ResponseBody {
     private let limit: Int
     private let reportedLimit: Int
     private let inflater: Inflater?
-    private(set) var bytes: [UInt8] = []
+    private let spilling: BodySpilling?
+    private var bytes: [UInt8] = []
+    private var spill: (any BodySpill)?
+    private(set) var count = 0
 
     /// - Parameters:
     ///   - limit: the most bytes kept;
     ///   - reportedLimit: the limit a failure names (the client's, when
     ///     `limit` is a smaller one of its own);
-    ///   - coding: the content coding to decode, if any.
-    init(limit: Int, reportedLimit: Int, coding: Inflater.Coding?) {
+    ///   - coding: the content coding to decode, if any;
+    ///   - spilling: where a body past a memory bound goes, if anywhere.
+    init(limit: Int, reportedLimit: Int, coding: Inflater.Coding?, spilling: BodySpilling? = nil) {
         self.limit = limit
         self.reportedLimit = reportedLimit
         inflater = coding.map(Inflater.init)
+        self.spilling = spilling
     }
 
     /// Whether the bytes arrive as they are kept (no decoding).
     var isPlain: Bool { inflater == nil }
+
+    /// Whether a body of `length` bytes would be kept in memory whole.
+    func staysInMemory(_ length: Int) -> Bool {
+        spilling.map { length <= $0.memoryLimit } ?? true
+    }
 
     /// Takes the next bytes of the body as sent.
     func write(_ sent: UnsafeRawBufferPointer) throws(HTTPFailure) {
@@ -32,21 +43,37 @@ final class ResponseBody {
         }
     }
 
-    /// Checks the body is whole (a compressed stream ended) and returns it.
-    func finish() throws(HTTPFailure) -> [UInt8] {
+    /// Checks the body is whole (a compressed stream ended) and returns it:
+    /// the bytes in memory, or the spill that holds them.
+    func finish() throws(HTTPFailure) -> (bytes: [UInt8], spilled: SpilledBody?) {
         try inflater?.finish()
-        return bytes
+        return (bytes, spill.map { SpilledBody(spill: $0, count: count) })
     }
 
     /// Room for `count` more bytes, or the failure past the limit.
-    func reserve(_ count: Int) throws(HTTPFailure) {
-        guard count <= limit - bytes.count else { throw Self.tooLarge(reportedLimit) }
-        bytes.reserveCapacity(bytes.count + count)
+    func reserve(_ more: Int) throws(HTTPFailure) {
+        guard more <= limit - count else { throw Self.tooLarge(reportedLimit) }
+        if spill == nil, staysInMemory(count + more) { bytes.reserveCapacity(count + more) }
     }
 
     private func keep(_ piece: UnsafeRawBufferPointer) throws(HTTPFailure) {
-        guard piece.count <= limit - bytes.count else { throw Self.tooLarge(reportedLimit) }
+        guard piece.count <= limit - count else { throw Self.tooLarge(reportedLimit) }
+        count += piece.count
+        if let spill {
+            try spill.append(piece)
+            return
+        }
         bytes.append(contentsOf: piece)
+        if let spilling, bytes.count > spilling.memoryLimit {
+            let made = try spilling.make()
+            var failure: HTTPFailure?
+            bytes.withUnsafeBytes { all in
+                do throws(HTTPFailure) { try made.append(all) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            bytes = []
+            spill = made
+        }
     }
 
     static func tooLarge(_ limit: Int) -> HTTPFailure {

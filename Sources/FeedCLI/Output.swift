@@ -55,6 +55,28 @@ public final class Output: @unchecked Sendable {
         afterRecord()
     }
 
+    /// Writes one record too large to hold, handed over in pieces by
+    /// `produce` (the record's bytes, without its newline), then its
+    /// newline. Nothing else (another record, a seal at a signal) comes
+    /// between its pieces. `produce` should fail only before its first
+    /// piece: a failure after it leaves part of the record written.
+    public func streamedRecord(_ produce: ((UnsafeRawBufferPointer) -> Void) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        lock.lock()
+        defer { lock.unlock() }
+        try produce { piece in
+            if piece.count >= threshold {
+                // A large piece goes out as it is, after what is buffered.
+                drain()
+                write(piece)
+                return
+            }
+            buffer.append(contentsOf: piece)
+            if buffer.count >= threshold { drain() }
+        }
+        buffer.append(0x0A)
+        afterRecord()
+    }
+
     /// Writes raw bytes (for commands whose output is not records).
     public func raw<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         lock.lock()
@@ -86,8 +108,14 @@ public final class Output: @unchecked Sendable {
 
     private func drain() {
         guard !buffer.isEmpty else { return }
-        let code = buffer.withUnsafeBytes { Descriptor.writeAll(fd, $0) }
+        buffer.withUnsafeBytes { write($0) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `bytes` to the descriptor; ends the process on a closed
+    /// downstream (0) or another write error (74).
+    private func write(_ bytes: UnsafeRawBufferPointer) {
+        let code = Descriptor.writeAll(fd, bytes)
         if code == EPIPE { _exit(0) }
         if code != 0 {
             diagnostics.error("cannot write to standard output: \(Descriptor.describe(code))")

@@ -35,6 +35,16 @@ public final class Spool {
 
     public var isEmpty: Bool { memory.isEmpty && spilled == 0 }
 
+    /// How many bytes are kept.
+    public var count: Int { spilled + memory.count }
+
+    /// The bytes kept, from the first, as a source to read (the file's,
+    /// then those in memory); the spool must not change while it is read.
+    public func bytes() throws(ErrorRecord) -> SpoolBytes {
+        if spilled > 0 { try settle() }
+        return SpoolBytes(file: file, fileCount: spilled, memory: memory)
+    }
+
     /// Keeps whole records, each followed by its newline.
     public func append(_ lines: UnsafeRawBufferPointer) throws(ErrorRecord) {
         memory.append(contentsOf: lines)

@@ -32,6 +32,9 @@ final class OrderedFetcher: @unchecked Sendable {
         var failure: ErrorKind?
         /// A message for standard error, written when the record is.
         var message: String?
+        /// A response whose body is spooled: its record, written from the
+        /// spool when due (then `line` is empty).
+        var spooled: SpooledRecord?
     }
 
     init(tool: Tool, client: HTTPClient, parallel: Int) {
@@ -86,8 +89,17 @@ final class OrderedFetcher: @unchecked Sendable {
             switch result {
             case let .success(response):
                 let redirected = response.finalURL.map { ", redirected to \($0)" } ?? ""
-                diagnostics.debug("GET \(url): \(response.status), \(counted(response.body.count, "byte")), \(milliseconds) ms\(redirected)")
-                outcome = Outcome(line: OrderedFetcher.record(url: url, response), failure: nil, message: nil)
+                diagnostics.debug("GET \(url): \(response.status), \(counted(response.bodyCount, "byte")), \(milliseconds) ms\(redirected)")
+                if let spilled = response.spilled?.spill as? SpooledBody {
+                    do throws(ErrorRecord) {
+                        let record = try SpooledRecord(url: Secrets.redact(url), response, spilled)
+                        outcome = Outcome(line: [], failure: nil, message: nil, spooled: record)
+                    } catch {
+                        outcome = OrderedFetcher.outcome(ErrorRecord(error.kind, error.message, context: [.init("url", Secrets.redact(url))]))
+                    }
+                } else {
+                    outcome = Outcome(line: OrderedFetcher.record(url: url, response), failure: nil, message: nil)
+                }
             case let .failure(failure):
                 diagnostics.debug("GET \(url): failed after \(milliseconds) ms: \(failure.message)")
                 outcome = OrderedFetcher.outcome(ErrorRecord(OrderedFetcher.kind(of: failure), failure.message, context: [.init("url", url)]))
@@ -112,7 +124,11 @@ final class OrderedFetcher: @unchecked Sendable {
     /// The kind of a failed request: no response is a `connectivity`
     /// failure; a body over the size limit is this tool's `invalid_data`.
     static func kind(of failure: HTTPFailure) -> ErrorKind {
-        failure.reason == .bodyTooLarge ? .invalidData : .connectivity
+        switch failure.reason {
+        case .bodyTooLarge: .invalidData
+        case .spill: .store
+        default: .connectivity
+        }
     }
 
     private static func outcome(_ error: ErrorRecord) -> Outcome {
@@ -134,7 +150,16 @@ final class OrderedFetcher: @unchecked Sendable {
         while let due = ready.removeValue(forKey: nextToWrite) {
             if let message = due.message { tool.diagnostics.error(message) }
             if let kind = due.failure { tool.record(kind) }
-            tool.output.line(due.line)
+            if let spooled = due.spooled {
+                do throws(ErrorRecord) {
+                    try tool.output.streamedRecord { (emit) throws(ErrorRecord) in try spooled.write(emit) }
+                } catch {
+                    tool.diagnostics.error(error.message)
+                    tool.record(error.kind)
+                }
+            } else {
+                tool.output.line(due.line)
+            }
             nextToWrite += 1
             written += 1
         }

@@ -68,14 +68,17 @@ let tool = Tool(
     all_proxy or ALL_PROXY, no_proxy or NO_PROXY, as curl reads them; a
     proxy's user:password is sent as Proxy-Authorization, never shown.
 
-    environment: FEED_BASE_URL, NETRC, HOME, the proxy variables,
+    A body past 1 MiB is spooled (an unlinked temporary file in $TMPDIR),
+    so any body up to --max-body takes a few MiB of memory.
+
+    environment: FEED_BASE_URL, NETRC, HOME, TMPDIR, the proxy variables,
     SSL_CERT_FILE and SSL_CERT_DIR (the certificate authorities for https;
     default: the system's), FEED_LOG (debug: one line per request started,
     finished or failed; info: retries).
 
     exit status: 0 all handled, 64 usage, 65 invalid input line or body
-    over --max-body, 69 connectivity, or the status of the first error
-    record met
+    over --max-body, 69 connectivity, 74 a spool file that cannot be
+    written, or the status of the first error record met
     (see essential-feed(7)).
 
     """,
@@ -151,13 +154,18 @@ let netrc: Netrc? = Netrc.path(environment: tool.environment).flatMap { path in
 let userAgent = "feed-fetch/\(toolkitVersion)"
 /// The proxies of the environment, as curl reads them, for both clients.
 let proxies = ProxySettings(environment: tool.environment)
+/// A body past 1 MiB goes to the spool (memory, then an unlinked temporary
+/// file in $TMPDIR), so that feed-fetch holds any body in bounded memory.
+let environment = tool.environment
+let spilling = BodySpilling(memoryLimit: 1 << 20) { SpooledBody(environment: environment) }
 let client = SocketHTTPClient(
     timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
-    userAgent: userAgent, netrc: netrc, proxies: proxies,
+    userAgent: userAgent, netrc: netrc, proxies: proxies, spilling: spilling,
     fallback: LazyHTTPClient {
         CurlHTTPClient(
             timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
-            userAgent: userAgent, netrc: netrc, proxies: proxies, authorities: CertificateAuthorities(environment: tool.environment))
+            userAgent: userAgent, netrc: netrc, proxies: proxies, authorities: CertificateAuthorities(environment: environment),
+            spilling: spilling)
     }
 )
 /// Transient failures tried again (curl's --retry), each retry told at info level.

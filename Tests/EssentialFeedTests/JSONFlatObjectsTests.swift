@@ -147,4 +147,56 @@ final class JSONFlatObjectsTests: XCTestCase {
             XCTAssertGreaterThan(result.quick, 0, "chunk \(chunk)")
         }
     }
+
+    /// skipValue takes an array's flat objects the quick way, and still
+    /// says of an invalid document what the tape parser says.
+    func test_skipValue_ofArraysOfFlatObjects_acceptsAndRejectsAsTheTapeParserDoes() {
+        let item = #"{"id":"x","n":1,"o":{"k":null}}"#
+        let valid = "{\"items\":[" + Array(repeating: item, count: 500).joined(separator: ",") + "],\"next\":[[],{}]}"
+        let invalid = [
+            valid.replacingOccurrences(of: "\"n\":1,", with: "\"n\":01,"),
+            valid.replacingOccurrences(of: "null}}]", with: "nul}}]"),
+            "[" + Array(repeating: item, count: 300).joined(separator: ",") + ",]",
+            "[" + Array(repeating: item, count: 300).joined(separator: " ") + "]",
+        ]
+        for (text, chunk) in [(valid, 61), (valid, 1 << 16)] + invalid.map({ ($0, 97) }) {
+            var reader = JSONStreamReader(source: ArrayByteSource(Array(text.utf8), chunkSize: chunk), chunkSize: chunk)
+            reader.multiline = true
+            var streamed: String?
+            do throws(ErrorRecord) {
+                _ = try reader.peek()
+                try reader.skipValue()
+                try reader.finishDocument()
+            } catch {
+                streamed = error.message
+            }
+            var parsed: String?
+            do { _ = try JSONParser.parse(text) } catch { parsed = "\(error)" }
+            XCTAssertEqual(streamed, parsed, String(text.prefix(60)))
+        }
+    }
+
+    /// Whether the value skipped had blanks between its tokens, for a copy
+    /// that needs no compacting.
+    func test_sawBlank_tellsACompactValueFromOneWithBlanks_inTheQuickAndTheGeneralWay() {
+        let item = #"{"id":"x y","n":[1,2]}"#
+        let compact = #"{"items":["# + Array(repeating: item, count: 300).joined(separator: ",") + "]}"
+        for (text, blank) in [(compact, false), (" " + compact + " \n", false),
+                              (compact.replacingOccurrences(of: "[1,2]", with: "[1, 2]"), true),
+                              (compact.replacingOccurrences(of: #""n":"#, with: #""n" :"#), true),
+                              (compact.replacingOccurrences(of: "},{", with: "},\n{"), true)] {
+            var reader = JSONStreamReader(source: ArrayByteSource(Array(text.utf8), chunkSize: 1000), chunkSize: 1000)
+            reader.multiline = true
+            do throws(ErrorRecord) {
+                _ = try reader.peek()
+                let start = reader.offset
+                reader.sawBlank = false
+                try reader.skipValue()
+                XCTAssertEqual(reader.sawBlank, blank, String(text.prefix(40)))
+                if !blank { XCTAssertEqual(start..<reader.offset, text.hasPrefix(" ") ? 1..<(compact.utf8.count + 1) : 0..<compact.utf8.count) }
+            } catch {
+                XCTFail("\(error)")
+            }
+        }
+    }
 }

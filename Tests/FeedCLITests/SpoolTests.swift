@@ -73,4 +73,27 @@ final class SpoolTests: XCTestCase {
             XCTAssertTrue((error as? ErrorRecord)?.message.contains("/nonexistent-dir") ?? false)
         }
     }
+
+    func test_bytes_readsWhatWasKept_spilledAndInMemory_inOrder() throws {
+        let spool = Spool(name: "feed-fetch-test", environment: [:], memoryLimit: 1000)
+        var all: [UInt8] = []
+        for i in 0..<300 {
+            let piece = (0..<(i % 17 + 1)).map { UInt8(truncatingIfNeeded: i &+ $0) }
+            all += piece
+            let copy = piece
+            try copy.withUnsafeBytes { p in try spool.append(p) }
+        }
+        XCTAssertEqual(spool.count, all.count)
+        for size in [1, 7, 4096] {
+            var source = try spool.bytes()
+            var read: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: size)
+            while true {
+                let n = try buffer.withUnsafeMutableBytes { b in try source.read(into: b) }
+                if n == 0 { break }
+                read += buffer[..<n]
+            }
+            XCTAssertEqual(read, all, "read \(size) at a time")
+        }
+    }
 }

@@ -24,12 +24,14 @@ struct JSONFlatObjectScanner {
     let multiline: Bool
     /// Whether an object's member may itself be an object (of scalars).
     let nesting: Bool
+    /// Whether a blank was skipped between tokens (the text is not compact).
+    private(set) var sawBlank = false
 
     /// Reads the objects at the start of `buffer`, elements of an array
     /// (`first` when it has had none yet), until the visitor is full or an
     /// object is not taken; returns the bytes and objects read.
     @inline(__always)
-    func run<Visitor: JSONFlatObjectVisitor>(_ buffer: UnsafeBufferPointer<UInt8>, first: Bool, _ visitor: inout Visitor) -> (read: Int, elements: Int) {
+    mutating func run<Visitor: JSONFlatObjectVisitor>(_ buffer: UnsafeBufferPointer<UInt8>, first: Bool, _ visitor: inout Visitor) -> (read: Int, elements: Int) {
         guard let b = buffer.baseAddress else { return (0, 0) }
         let n = buffer.count
         var read = 0
@@ -57,7 +59,7 @@ struct JSONFlatObjectScanner {
     /// the index after its `}`, or nil. Members of a nested object
     /// (`nested`) are scalars only.
     @inline(__always)
-    private func object<Visitor: JSONFlatObjectVisitor>(_ b: UnsafePointer<UInt8>, _ from: Int, _ n: Int, nested: Bool, _ visitor: inout Visitor) -> Int? {
+    private mutating func object<Visitor: JSONFlatObjectVisitor>(_ b: UnsafePointer<UInt8>, _ from: Int, _ n: Int, nested: Bool, _ visitor: inout Visitor) -> Int? {
         var j = from
         guard skipBlanks(b, &j, n) else { return nil }
         if b[j] == UInt8(ascii: "}") { return j + 1 }
@@ -91,16 +93,21 @@ struct JSONFlatObjectScanner {
     /// An object one level down: the same loop, with scalar members only
     /// (written apart so that the outer loop is not recursive and inlines).
     @inline(never)
-    private func innerObject<Visitor: JSONFlatObjectVisitor>(_ b: UnsafePointer<UInt8>, _ from: Int, _ n: Int, _ visitor: inout Visitor) -> Int? {
+    private mutating func innerObject<Visitor: JSONFlatObjectVisitor>(_ b: UnsafePointer<UInt8>, _ from: Int, _ n: Int, _ visitor: inout Visitor) -> Int? {
         object(b, from, n, nested: true, &visitor)
     }
 
     @inline(__always)
-    private func skipBlanks(_ b: UnsafePointer<UInt8>, _ j: inout Int, _ n: Int) -> Bool {
+    private mutating func skipBlanks(_ b: UnsafePointer<UInt8>, _ j: inout Int, _ n: Int) -> Bool {
         while j < n {
             let c = b[j]
             if c > 0x20 { return true }
-            if c == 0x20 || c == 0x09 || c == 0x0D || (multiline && c == 0x0A) { j += 1 } else { return false }
+            if c == 0x20 || c == 0x09 || c == 0x0D || (multiline && c == 0x0A) {
+                j += 1
+                sawBlank = true
+            } else {
+                return false
+            }
         }
         return false
     }

@@ -210,9 +210,21 @@ public struct JSONStreamReader {
                 guard try refill() != nil else { return }
             }
             let c = buffer[position]
-            if c == 0x20 || c == 0x09 || c == 0x0D || (newlines && c == 0x0A) { position += 1 } else { return }
+            if c == 0x20 || c == 0x09 || c == 0x0D || (newlines && c == 0x0A) {
+                position += 1
+                sawBlank = true
+            } else {
+                return
+            }
         }
     }
+
+    /// Whether a blank was skipped between tokens since `sawBlank` was last
+    /// set false: whether the text read is not compact.
+    public var sawBlank = false
+
+    /// The stream offset of the next byte to read.
+    public var offset: Int { consumed + position }
 
     /// The first byte of the next value, after blanks (nil at the end of the stream).
     /// A newline inside a line's value is an error when not `multiline`.
@@ -309,11 +321,12 @@ public struct JSONStreamReader {
     mutating func readFlatObjects<Visitor: JSONFlatObjectVisitor>(minimum: Int, _ visitor: inout Visitor) throws(ErrorRecord) -> Int {
         guard let container = open.last, !container.isObject, open.count < maxDepth else { return 0 }
         if end - position < minimum { _ = try ensure(min(minimum, chunkSize)) }
-        let scanner = JSONFlatObjectScanner(multiline: multiline, nesting: open.count + 1 < maxDepth)
+        var scanner = JSONFlatObjectScanner(multiline: multiline, nesting: open.count + 1 < maxDepth)
         let from = position, to = end
         let (read, elements) = buffer.withUnsafeBufferPointer { p in
             scanner.run(UnsafeBufferPointer(rebasing: p[from..<to]), first: container.count == 0, &visitor)
         }
+        if scanner.sawBlank { sawBlank = true }
         position += read
         open[open.count - 1].count += elements
         return elements
@@ -494,10 +507,13 @@ public struct JSONStreamReader {
         var scratch: [UInt8] = []
         let depth = open.count
         var key: [UInt8] = []
+        var skipper = SkippedObjects()
         repeat {
             if open.count > depth {
                 // Inside a container opened here: the next member or element, or its end.
                 let isObject = open[open.count - 1].isObject
+                // An array's flat objects, many at a time (an array of records, say).
+                if !isObject { _ = try readFlatObjects(minimum: 1 << 14, &skipper) }
                 let more = isObject ? try nextMember(key: &key) : try nextElement()
                 if !more { continue }
             }

@@ -22,6 +22,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     private let netrc: Netrc?
     private let proxies: ProxySettings
     private let authorities: CertificateAuthorities
+    private let spilling: BodySpilling?
     private let slots: DispatchSemaphore
 
     /// The process-wide set-up libcurl needs before its first handle, once.
@@ -30,8 +31,9 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     public init(
         timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20,
         userAgent: String = RequestHeaders.defaultUserAgent, netrc: Netrc? = nil, proxies: ProxySettings = .none,
-        authorities: CertificateAuthorities = .system
+        authorities: CertificateAuthorities = .system, spilling: BodySpilling? = nil
     ) {
+        self.spilling = spilling
         precondition((0...SocketHTTPClient.maximumRedirects).contains(maxRedirects), "maxRedirects out of range")
         precondition(maxBodyBytes >= 0, "maxBodyBytes is negative")
         precondition(timeout > 0, "timeout is not positive")
@@ -47,7 +49,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     @discardableResult
     public func get(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
-        let transfer = CurlTransfer(request, limit: maxBodyBytes, completion: completion)
+        let transfer = CurlTransfer(request, limit: maxBodyBytes, spilling: spilling, completion: completion)
         let started = DispatchTime.now()
         WorkerThreads.shared.run { [self] in
             slots.wait()
@@ -129,9 +131,10 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         feed_curl_getinfo_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
         let finalURL = redirects > 0 ? effective.map { String(cString: $0) } : nil
         do throws(HTTPFailure) {
+            let body = try transfer.finishBody()
             return .success(HTTPResult(
-                status: status, body: try transfer.finishBody(), finalURL: finalURL,
-                retryAfter: transfer.retryAfter, etag: transfer.etag, lastModified: transfer.lastModified))
+                status: status, body: body.bytes, finalURL: finalURL,
+                retryAfter: transfer.retryAfter, etag: transfer.etag, lastModified: transfer.lastModified, spilled: body.spilled))
         } catch {
             return .failure(error)
         }

@@ -8,6 +8,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     let request: HTTPRequest
     var url: String { request.url }
     private let limit: Int
+    private let spilling: BodySpilling?
     private let completion: @Sendable (Result<HTTPResult, HTTPFailure>) -> Void
     private let lock = Lock()
     private var decided = false
@@ -21,8 +22,9 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     /// Why the body was refused (the limit, a corrupt stream), if it was.
     private(set) var failure: HTTPFailure?
 
-    init(_ request: HTTPRequest, limit: Int, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
+    init(_ request: HTTPRequest, limit: Int, spilling: BodySpilling?, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
         self.request = request
+        self.spilling = spilling
         self.limit = limit
         self.completion = completion
     }
@@ -59,7 +61,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     /// Takes the next bytes of the body as sent; false (stop) when they are
     /// refused.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let body = body ?? ResponseBody(limit: limit, reportedLimit: limit, coding: Inflater.Coding(contentCodings: contentCodings))
+        let body = body ?? ResponseBody(limit: limit, reportedLimit: limit, coding: Inflater.Coding(contentCodings: contentCodings), spilling: spilling)
         self.body = body
         do throws(HTTPFailure) {
             try body.write(bytes)
@@ -71,8 +73,8 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     }
 
     /// The whole body, once the transfer has ended.
-    func finishBody() throws(HTTPFailure) -> [UInt8] {
-        try body?.finish() ?? []
+    func finishBody() throws(HTTPFailure) -> (bytes: [UInt8], spilled: SpilledBody?) {
+        try body?.finish() ?? ([], nil)
     }
 
     /// Delivers `result` unless the outcome was decided already.

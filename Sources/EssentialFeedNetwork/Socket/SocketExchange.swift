@@ -15,7 +15,7 @@ struct SocketExchange {
 
     /// What one request on the wire came to.
     private enum Outcome {
-        case response(HTTPResponseHead, body: [UInt8])
+        case response(HTTPResponseHead, body: [UInt8], spilled: SpilledBody?)
         case redirect(to: String)
     }
 
@@ -33,10 +33,10 @@ struct SocketExchange {
                     throw HTTPFailure(.other, SocketHTTPURL.hasScheme("http", text) ? "not a valid URL" : "unsupported URL")
                 }
                 switch try exchange(url, redirects: redirects) {
-                case let .response(head, body):
+                case let .response(head, body, spilled):
                     return request.finish(.success(HTTPResult(
                         status: head.status, body: body, finalURL: redirects > 0 ? text : nil,
-                        retryAfter: head.retryAfter, etag: head.etag, lastModified: head.lastModified)))
+                        retryAfter: head.retryAfter, etag: head.etag, lastModified: head.lastModified, spilled: spilled)))
                 case let .redirect(location):
                     redirects += 1
                     text = location
@@ -128,14 +128,14 @@ struct SocketExchange {
             }
             // The body of a redirect is read to keep the connection, unless it is large.
             do throws(HTTPFailure) {
-                _ = try readBody(fd, head, limit: min(configuration.maxBodyBytes, 1 << 20), until: deadline)
+                _ = try readBody(fd, head, limit: min(configuration.maxBodyBytes, 1 << 20), spilling: nil, until: deadline)
             } catch where error.reason == .bodyTooLarge {
                 return (.redirect(to: next), false)
             }
             return (.redirect(to: next), head.persistent && buffer.available == 0)
         }
-        let body = try readBody(fd, head, limit: configuration.maxBodyBytes, until: deadline)
-        return (.response(head, body: body), head.persistent && buffer.available == 0)
+        let body = try readBody(fd, head, limit: configuration.maxBodyBytes, spilling: configuration.spilling, until: deadline)
+        return (.response(head, body: body.bytes, spilled: body.spilled), head.persistent && buffer.available == 0)
     }
 
     /// Reads heads until one that is not 1xx.
@@ -159,26 +159,36 @@ struct SocketExchange {
 
     /// Reads the body framed by `framing`, decoding its content coding, if
     /// any, as it arrives.
-    private func readBody(_ fd: Int32, _ head: HTTPResponseHead, limit: Int, until deadline: Deadline) throws(HTTPFailure) -> [UInt8] {
-        let body = ResponseBody(limit: limit, reportedLimit: configuration.maxBodyBytes, coding: head.contentCoding)
+    private func readBody(
+        _ fd: Int32, _ head: HTTPResponseHead, limit: Int, spilling: BodySpilling?, until deadline: Deadline
+    ) throws(HTTPFailure) -> (bytes: [UInt8], spilled: SpilledBody?) {
+        let body = ResponseBody(limit: limit, reportedLimit: configuration.maxBodyBytes, coding: head.contentCoding, spilling: spilling)
         switch head.framing {
         case .none:
             break
         case let .length(length):
-            if body.isPlain {
-                guard length <= limit else { throw ResponseBody.tooLarge(configuration.maxBodyBytes) }
-                return try readBody(fd, length: length, until: deadline)
+            guard length <= limit else { throw ResponseBody.tooLarge(configuration.maxBodyBytes) }
+            if body.isPlain, body.staysInMemory(length) {
+                return (try readBody(fd, length: length, until: deadline), nil)
             }
             var left = length
+            let buffered = min(left, buffer.available)
+            if buffered > 0 {
+                try body.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer.bytes)[..<buffered]))
+                buffer.consume(buffered)
+                left -= buffered
+            }
+            // The rest straight from the socket, in large reads (a big body
+            // goes to the spill: few system calls per megabyte).
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(left, 1), 256 << 10), alignment: 16)
+            defer { scratch.deallocate() }
             while left > 0 {
-                if buffer.available == 0 {
-                    guard try buffer.fill(fd, until: deadline) else {
-                        throw HTTPFailure(.connectionLost, "connection lost after \(length - left) of \(counted(length, "byte"))")
-                    }
+                let count = try SocketIO.receive(fd, into: scratch.baseAddress!, count: min(left, scratch.count), until: deadline)
+                guard count > 0 else {
+                    throw HTTPFailure(.connectionLost, "connection lost after \(length - left) of \(counted(length, "byte"))")
                 }
-                let count = min(left, buffer.available)
-                try body.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer.bytes)[..<count]))
-                buffer.consume(count)
+                buffer.received += count
+                try body.write(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
                 left -= count
             }
         case .chunked:

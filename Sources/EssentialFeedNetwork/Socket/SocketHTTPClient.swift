@@ -70,6 +70,7 @@ public final class SocketHTTPClient: HTTPClient {
         var userAgent: String
         var netrc: Netrc?
         var proxies: ProxySettings
+        var spilling: BodySpilling?
     }
 
     /// - Parameters:
@@ -84,13 +85,14 @@ public final class SocketHTTPClient: HTTPClient {
     public init(
         timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20,
         userAgent: String = RequestHeaders.defaultUserAgent, netrc: Netrc? = nil, proxies: ProxySettings = .none,
-        fallback: (any HTTPClient)? = nil
+        spilling: BodySpilling? = nil, fallback: (any HTTPClient)? = nil
     ) {
         precondition((0...Self.maximumRedirects).contains(maxRedirects), "maxRedirects out of range")
         precondition(maxBodyBytes >= 0, "maxBodyBytes is negative")
         precondition(timeout > 0, "timeout is not positive")
         configuration = Configuration(
-            timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes, userAgent: userAgent, netrc: netrc, proxies: proxies)
+            timeout: timeout, maxRedirects: maxRedirects, maxBodyBytes: maxBodyBytes, userAgent: userAgent, netrc: netrc, proxies: proxies,
+            spilling: spilling)
         pool = ConnectionPool(limit: maxConnectionsPerHost)
         self.fallback = fallback
     }

@@ -1,0 +1,85 @@
+import EssentialFeed
+import EssentialFeedNetwork
+import FeedCLI
+
+/// The response record of a body in the spool, written whole when due
+/// without holding the body: the body is first read through once to know
+/// whether it is JSON (then written as `body`, its blanks dropped, as
+/// `JSONWriter` writes a small one) or not (written as `body_base64`).
+struct SpooledRecord {
+    /// The record up to its body's value (`…,"body":` or `…,"body_base64":"`).
+    let prefix: [UInt8]
+    let isJSON: Bool
+    /// Where a JSON body's value lies in it, when it has no blanks between
+    /// its tokens: then it is copied as it stands, without compacting.
+    let compactValue: Range<Int>?
+    let body: SpooledBody
+
+    init(url: String, _ response: HTTPResult, _ body: SpooledBody) throws(ErrorRecord) {
+        self.body = body
+        // Large reads: few system calls for a big body.
+        var reader = JSONStreamReader(source: try body.spool.bytes(), chunkSize: 1 << 20)
+        reader.multiline = true
+        var json = false
+        var value: Range<Int>?
+        do throws(ErrorRecord) {
+            if try reader.peek() != nil {
+                let start = reader.offset
+                reader.sawBlank = false
+                try reader.skipValue()
+                if !reader.sawBlank { value = start..<reader.offset }
+                try reader.finishDocument()
+                json = true
+            }
+        } catch where error.kind != .store {
+            json = false
+        }
+        isJSON = json
+        compactValue = json ? value : nil
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("url", url)
+        writer.member("status", response.status)
+        writer.member("final_url", response.finalURL.map(Secrets.redact))
+        writer.member("etag", response.etag)
+        writer.member("last_modified", response.lastModified)
+        writer.key(json ? "body" : "body_base64")
+        prefix = writer.bytes + (json ? [] : [UInt8(ascii: "\"")])
+    }
+
+    /// Hands the whole record, without its newline, to `emit`.
+    func write(_ emit: (UnsafeRawBufferPointer) -> Void) throws(ErrorRecord) {
+        prefix.withUnsafeBytes(emit)
+        var source = try body.spool.bytes()
+        var chunk = [UInt8](repeating: 0, count: 3 << 18)
+        var compactor = JSONCompactor()
+        var pending: [UInt8] = []
+        var offset = 0
+        while true {
+            var failure: ErrorRecord?
+            let n = chunk.withUnsafeMutableBytes { buffer -> Int in
+                do throws(ErrorRecord) { return try source.read(into: buffer) } catch { failure = error; return 0 }
+            }
+            if let failure { throw failure }
+            if n == 0 { break }
+            defer { offset += n }
+            if let value = compactValue {
+                // The value's bytes in this chunk, as they are.
+                let from = max(value.lowerBound, offset) - offset, to = min(value.upperBound, offset + n) - offset
+                if from < to { chunk.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[from..<to])) } }
+            } else if isJSON {
+                chunk.withUnsafeBytes { compactor.compact(UnsafeRawBufferPointer(rebasing: $0[..<n]), emit) }
+            } else {
+                // Whole groups of three bytes at a time; the rest waits for the next read.
+                pending.append(contentsOf: chunk[..<n])
+                let whole = pending.count / 3 * 3
+                Array(Base64.encode(Array(pending[..<whole])).utf8).withUnsafeBytes(emit)
+                pending.removeFirst(whole)
+            }
+        }
+        if !isJSON {
+            Array((Base64.encode(pending) + "\"").utf8).withUnsafeBytes(emit)
+        }
+        Array("}".utf8).withUnsafeBytes(emit)
+    }
+}

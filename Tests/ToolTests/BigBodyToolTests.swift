@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+
+/// A body of any size in bounded memory: feed-fetch spools what it cannot
+/// hold and writes the record from the spool, byte for byte what it writes
+/// for a small body (JSON with its blanks dropped, or base64).
+final class BigBodyToolTests: XCTestCase {
+    func test_fetch_ofA60MBJSONBodyAndA20MBBinaryBody_staysUnder32MiB_andWritesTheRecordExactly() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
+        }
+        let nginx = try Nginx(test: self, locations: "location /big/ { gzip off; }")
+        try FileManager.default.createDirectory(atPath: nginx.root + "/big", withIntermediateDirectories: true)
+        // Pretty-printed JSON (blanks to drop), and bytes that are not JSON.
+        let make = sh(#"""
+            python3 -c 'import json, os, sys
+            items = [{"id": "73A7F70C-75DA-4C2E-B5A3-%012X" % i, "description": "a description of item %d" % i, "image": "https://a-url.com/%d.jpg" % i} for i in range(400000)]
+            json.dump({"items": items}, open(sys.argv[1] + "/feed.json", "w"), indent=1)
+            open(sys.argv[1] + "/compact.json", "w").write(" " + json.dumps({"items": items}, separators=(",", ":")) + "\n")
+            open(sys.argv[1] + "/blob", "wb").write(os.urandom(20 << 20))' "$R/big"
+            """#, environment: ["R": nginx.root], timeout: 120)
+        XCTAssertEqual(make.status, 0, make.stderr)
+        let d = nginx.directory
+        let run = sh(#"""
+            for f in feed.json compact.json blob; do
+                /usr/bin/time -f %M -o "$D/$f.rss" feed-fetch --max-body 1G "$B/big/$f" > "$D/$f.out" || exit 1
+            done
+            python3 -c 'import base64, json, sys
+            d = sys.argv[1]
+            record = open(d + "/feed.json.out", "rb").read()
+            assert record.endswith(b"}\n") and record.count(b"\n") == 1, "one record line"
+            value = json.loads(record)
+            source = json.load(open(d + "/www/big/feed.json"))
+            assert value["status"] == 200 and value["body"] == source
+            compact = json.dumps(source, separators=(",", ":")).encode()
+            assert record.endswith(b",\"body\":" + compact + b"}\n"), "the body compacted as a small one is"
+            assert open(d + "/compact.json.out", "rb").read().endswith(b",\"body\":" + compact + b"}\n"), "a compact body copied"
+            blob = json.loads(open(d + "/blob.out", "rb").read())
+            assert base64.b64decode(blob["body_base64"]) == open(d + "/www/big/blob", "rb").read()
+            print("checked")' "$D"
+            tail -n 1 "$D/feed.json.rss"; tail -n 1 "$D/compact.json.rss"; tail -n 1 "$D/blob.rss"
+            """#, environment: ["B": nginx.base, "D": d], timeout: 180)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines.first, "checked", run.stderr)
+        for (name, line) in zip(["the JSON body", "the compact JSON body", "the binary body"], run.lines.dropFirst()) {
+            let kib = try XCTUnwrap(Int(line), run.out)
+            XCTAssertLessThan(kib, 32 << 10, "feed-fetch of \(name) peaked at \(kib / 1024) MiB")
+        }
+    }
+}

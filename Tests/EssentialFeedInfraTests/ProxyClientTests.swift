@@ -27,19 +27,10 @@ final class ProxyClientTests: XCTestCase {
         return (server, heads)
     }
 
-    private func get(_ client: HTTPClient, _ url: String) -> Result<HTTPResult, HTTPFailure> {
-        let done = DispatchSemaphore(value: 0)
-        final class Box: @unchecked Sendable { var result: Result<HTTPResult, HTTPFailure>? }
-        let box = Box()
-        client.get(url) { box.result = $0; done.signal() }
-        XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
-        return box.result ?? .failure(HTTPFailure(.other, "no answer"))
-    }
-
     func test_http_goesThroughTheProxyInAbsoluteForm_withProxyAuthorization() throws {
         let (proxy, heads) = try proxy()
         let settings = ProxySettings(environment: ["http_proxy": "http://alice:s%40cret@127.0.0.1:\(proxy.port)"])
-        let result = try get(SocketHTTPClient(timeout: 5, proxies: settings), "http://feed.example/v1/feed?limit=1#top").get()
+        let result = try answer(of: SocketHTTPClient(timeout: 5, proxies: settings), "http://feed.example/v1/feed?limit=1#top").get()
         XCTAssertEqual(String(decoding: result.body, as: UTF8.self), "via proxy")
         let lines = try XCTUnwrap(heads.all.first).split(separator: "\r\n").map(String.init)
         XCTAssertEqual(lines.first, "GET http://feed.example/v1/feed?limit=1 HTTP/1.1")
@@ -52,7 +43,7 @@ final class ProxyClientTests: XCTestCase {
         let origin = try RawSocketServer.keepAlive("direct")
         defer { origin.stop() }
         let settings = ProxySettings(environment: ["http_proxy": "127.0.0.1:\(proxy.port)", "no_proxy": "localhost,127.0.0.1"])
-        let result = try get(SocketHTTPClient(timeout: 5, proxies: settings), origin.base + "/a").get()
+        let result = try answer(of: SocketHTTPClient(timeout: 5, proxies: settings), origin.base + "/a").get()
         XCTAssertEqual(String(decoding: result.body, as: UTF8.self), "direct")
         XCTAssertTrue(heads.all.isEmpty)
     }
@@ -60,7 +51,7 @@ final class ProxyClientTests: XCTestCase {
     func test_aProxyThatCannotBeReached_isNamedInTheFailure_withoutItsPassword() throws {
         let settings = ProxySettings(environment: ["http_proxy": "http://alice:secret@127.0.0.1:9", "https_proxy": "http://alice:secret@127.0.0.1:9"])
         for client in [SocketHTTPClient(timeout: 5, proxies: settings), CurlHTTPClient(timeout: 5, proxies: settings)] as [HTTPClient] {
-            guard case let .failure(failure) = get(client, "http://feed.example/v1/feed") else { return XCTFail("no proxy, no response") }
+            guard case let .failure(failure) = answer(of: client, "http://feed.example/v1/feed") else { return XCTFail("no proxy, no response") }
             XCTAssertEqual(failure.reason, .refused)
             XCTAssertEqual(failure.message, "proxy 127.0.0.1:9: connection refused")
         }
@@ -69,7 +60,7 @@ final class ProxyClientTests: XCTestCase {
     func test_https_asksTheProxyForATunnel_withProxyAuthorization() throws {
         let (proxy, heads) = try proxy()
         let settings = ProxySettings(environment: ["https_proxy": "http://alice:s%40cret@127.0.0.1:\(proxy.port)"])
-        guard case let .failure(failure) = get(CurlHTTPClient(timeout: 5, proxies: settings), "https://feed.example/v1/feed") else {
+        guard case let .failure(failure) = answer(of: CurlHTTPClient(timeout: 5, proxies: settings), "https://feed.example/v1/feed") else {
             return XCTFail("the proxy opens no tunnel")
         }
         XCTAssertTrue(failure.message.hasPrefix("proxy 127.0.0.1:\(proxy.port): "), failure.message)
@@ -86,7 +77,7 @@ final class ProxyClientTests: XCTestCase {
         defer { origin.stop() }
         setenv("http_proxy", "http://127.0.0.1:9", 1)
         defer { unsetenv("http_proxy") }
-        let result = try get(CurlHTTPClient(timeout: 5), origin.base + "/a").get()
+        let result = try answer(of: CurlHTTPClient(timeout: 5), origin.base + "/a").get()
         XCTAssertEqual(String(decoding: result.body, as: UTF8.self), "direct")
     }
 }

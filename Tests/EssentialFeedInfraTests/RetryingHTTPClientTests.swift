@@ -25,20 +25,11 @@ final class RetryingHTTPClientTests: XCTestCase {
         var value: Int { lock.withLock { count } }
     }
 
-    private func get(_ client: HTTPClient, _ url: String) -> Result<HTTPResult, HTTPFailure> {
-        let done = DispatchSemaphore(value: 0)
-        final class Box: @unchecked Sendable { var result: Result<HTTPResult, HTTPFailure>? }
-        let box = Box()
-        client.get(url) { box.result = $0; done.signal() }
-        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
-        return box.result ?? .failure(HTTPFailure(.other, "no answer"))
-    }
-
     func test_retriesTransientFailures_thenDeliversTheAnswer() throws {
         let (server, counter) = try server(failing: 2)
         defer { server.stop() }
         let client = RetryingHTTPClient(SocketHTTPClient(timeout: 5), policy: RetryPolicy(retries: 2, maxTime: 60, firstDelay: 0.05))
-        let result = try get(client, server.base + "/a").get()
+        let result = try answer(of: client, server.base + "/a").get()
         XCTAssertEqual(result.status, 200)
         XCTAssertEqual(counter.value, 3)
     }
@@ -47,7 +38,7 @@ final class RetryingHTTPClientTests: XCTestCase {
         let (server, counter) = try server(failing: 5)
         defer { server.stop() }
         let client = RetryingHTTPClient(SocketHTTPClient(timeout: 5), policy: RetryPolicy(retries: 2, maxTime: 60, firstDelay: 0.05))
-        XCTAssertEqual(try get(client, server.base + "/a").get().status, 503)
+        XCTAssertEqual(try answer(of: client, server.base + "/a").get().status, 503)
         XCTAssertEqual(counter.value, 3)
     }
 
@@ -55,7 +46,7 @@ final class RetryingHTTPClientTests: XCTestCase {
         let (server, counter) = try server(failing: 1, status: 404)
         defer { server.stop() }
         let client = RetryingHTTPClient(SocketHTTPClient(timeout: 5), policy: RetryPolicy(retries: 3, maxTime: 60, firstDelay: 0.05))
-        XCTAssertEqual(try get(client, server.base + "/a").get().status, 404)
+        XCTAssertEqual(try answer(of: client, server.base + "/a").get().status, 404)
         XCTAssertEqual(counter.value, 1)
     }
 
@@ -64,7 +55,7 @@ final class RetryingHTTPClientTests: XCTestCase {
         defer { server.stop() }
         let client = RetryingHTTPClient(SocketHTTPClient(timeout: 5), policy: RetryPolicy(retries: 1, maxTime: 60, firstDelay: 0.01))
         let started = Date()
-        XCTAssertEqual(try get(client, server.base + "/a").get().status, 200)
+        XCTAssertEqual(try answer(of: client, server.base + "/a").get().status, 200)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.95)
         XCTAssertEqual(counter.value, 2)
     }

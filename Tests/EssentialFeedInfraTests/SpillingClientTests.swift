@@ -26,15 +26,6 @@ final class SpillingClientTests: XCTestCase {
                 CurlHTTPClient(timeout: 10, maxBodyBytes: maxBodyBytes, spilling: spilling)]
     }
 
-    private func get(_ client: HTTPClient, _ url: String) -> Result<HTTPResult, HTTPFailure> {
-        let done = DispatchSemaphore(value: 0)
-        final class Box: @unchecked Sendable { var result: Result<HTTPResult, HTTPFailure>? }
-        let box = Box()
-        client.get(url) { box.result = $0; done.signal() }
-        XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
-        return box.result ?? .failure(HTTPFailure(.other, "no answer"))
-    }
-
     func test_aBodyPastTheMemoryBound_isInTheSpill_decoded_andASmallOneStaysInMemory() throws {
         let big = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         for (fields, body, chunks) in [("", big, 0), ("", big, 5), ("Content-Encoding: gzip\r\n", Compression.compress(big, .gzip), 3)] {
@@ -42,7 +33,7 @@ final class SpillingClientTests: XCTestCase {
             defer { answering.server.stop() }
             let spills = Spills()
             for client in clients(spills) {
-                let result = try get(client, answering.url).get()
+                let result = try answer(of: client, answering.url).get()
                 XCTAssertEqual(result.body, [], "\(fields) \(chunks)")
                 XCTAssertEqual(result.bodyCount, big.count)
                 XCTAssertEqual((result.spilled?.spill as? CollectingSpill)?.collected, big, "\(type(of: client)) \(fields) \(chunks)")
@@ -52,7 +43,7 @@ final class SpillingClientTests: XCTestCase {
         defer { small.server.stop() }
         let spills = Spills()
         for client in clients(spills) {
-            let result = try get(client, small.url).get()
+            let result = try answer(of: client, small.url).get()
             XCTAssertNil(result.spilled)
             XCTAssertEqual(result.body.count, 1000)
         }
@@ -63,7 +54,7 @@ final class SpillingClientTests: XCTestCase {
         let answering = try HTTPClientTestCase.Answering(fields: "", body: Array(repeating: 1, count: 50_000), chunks: 4)
         defer { answering.server.stop() }
         for client in clients(Spills(), maxBodyBytes: 20_000) {
-            guard case let .failure(failure) = get(client, answering.url) else { return XCTFail("over the limit") }
+            guard case let .failure(failure) = answer(of: client, answering.url) else { return XCTFail("over the limit") }
             XCTAssertEqual(failure.reason, .bodyTooLarge)
         }
     }

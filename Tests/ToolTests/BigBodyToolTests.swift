@@ -5,7 +5,7 @@ import XCTest
 /// hold and writes the record from the spool, byte for byte what it writes
 /// for a small body (JSON with its blanks dropped, or base64).
 final class BigBodyToolTests: XCTestCase {
-    func test_fetch_ofA60MBJSONBodyAndA20MBBinaryBody_staysUnder32MiB_andWritesTheRecordExactly() throws {
+    func test_fetch_ofA60MBJSONBodyAndA20MBBinaryBody_staysUnder32MiB_andWritesTheRecordExactly_toAFileAPipeOrAnAppendedFile() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
             throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
         }
@@ -25,6 +25,13 @@ final class BigBodyToolTests: XCTestCase {
             for f in feed.json compact.json blob; do
                 /usr/bin/time -f %M -o "$D/$f.rss" feed-fetch --max-body 1G "$B/big/$f" > "$D/$f.out" || exit 1
             done
+            # The compact body again, into a pipe (as in feed-fetch | feed-map)
+            # and appended to a file: the same bytes.
+            feed-fetch --max-body 1G "$B/big/compact.json" | cat > "$D/piped.out" || exit 1
+            printf 'before\n' > "$D/appended.out"
+            feed-fetch --max-body 1G "$B/big/compact.json" >> "$D/appended.out" || exit 1
+            cmp "$D/compact.json.out" "$D/piped.out" || exit 1
+            { printf 'before\n'; cat "$D/compact.json.out"; } | cmp - "$D/appended.out" || exit 1
             python3 -c 'import base64, json, sys
             d = sys.argv[1]
             record = open(d + "/feed.json.out", "rb").read()

@@ -26,6 +26,13 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         XCTAssertEqual(SQLiteFeedStore.schemaVersion, 2)
     }
 
+    func test_insert_makesANewFileOf64KiBPages() throws {
+        try makeSUT().insert(uniqueFeed(), timestamp: anyTimestamp())
+
+        XCTAssertEqual(try integer("PRAGMA page_size"), 65_536)
+        XCTAssertEqual(SQLiteFeedStore.pageSize, 65_536)
+    }
+
     func test_insert_usesARollbackJournal() throws {
         try makeSUT().insert(uniqueFeed(), timestamp: anyTimestamp())
 
@@ -112,7 +119,7 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
     func test_retrieve_failsOnADamagedFeedThatValidationThenDeletes() throws {
         let sut = makeSUT()
         try sut.insert(uniqueFeed(count: 3), timestamp: anyTimestamp())
-        try execute("UPDATE feed_image SET id = 'not-a-uuid' WHERE position = 1")
+        try execute("UPDATE feed_image SET id = 'not-a-uuid' WHERE position = (SELECT min(position) + 1 FROM feed_image)")
 
         let damage = ErrorRecord(.store, "\(storePath): damaged feed cache: item 2 has no valid id")
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.retrieve() }), damage)
@@ -240,6 +247,7 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         XCTAssertEqual(appended, FeedCacheAppendResult(kept: 3, added: 1, droppedExpired: 0))
         XCTAssertEqual(try sut.retrieve()?.feed.map(\.id.uuidString), ids + [try XCTUnwrap(sut.retrieve()?.feed.last?.id.uuidString)])
         XCTAssertEqual(try integer("PRAGMA user_version"), 2, "a write migrates to version 2: the validators' columns")
+        XCTAssertEqual(try integer("PRAGMA page_size"), 4_096, "an existing file keeps its page size")
 
         let validators = FeedValidators(url: "http://h/v1/feed", etag: "\"e\"", lastModified: nil)
         let confirmed = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).confirm(validators: validators)
@@ -251,7 +259,7 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         let sut = makeSUT()
         let feed = uniqueFeed(count: 3)
         try sut.insert(feed, timestamp: anyTimestamp())
-        try execute("UPDATE feed_image SET id = 'not-a-uuid' WHERE position = 1")
+        try execute("UPDATE feed_image SET id = 'not-a-uuid' WHERE position = (SELECT min(position) + 1 FROM feed_image)")
         var seen: [FeedImage] = []
 
         let error = caughtRecord({ () throws(ErrorRecord) in

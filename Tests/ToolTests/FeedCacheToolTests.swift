@@ -212,7 +212,7 @@ final class FeedCacheToolTests: XCTestCase {
     func test_load_intoAPipe_ofADamagedSQLiteFeed_writesTheStoreErrorAlone() throws {
         let store = temporaryDirectory(self) + "/feed.sqlite"
         cache("save", store, stdin: feedA + feedB)
-        XCTAssertEqual(sh("sqlite3 \(quoted(store)) \"UPDATE feed_image SET id = 'not-a-uuid' WHERE position = 2\"").status, 0)
+        XCTAssertEqual(sh("sqlite3 \(quoted(store)) \"UPDATE feed_image SET id = 'not-a-uuid' WHERE position = (SELECT min(position) + 2 FROM feed_image)\"").status, 0)
 
         let load = cache("load", store)
 

@@ -44,13 +44,7 @@ final class ImageDataSpool {
             memoryBytes += data.count
             return
         }
-        if fd < 0 {
-            var template = Array((directory + "/.feed-cache-data.XXXXXX").utf8CString)
-            let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard file >= 0 else { throw POSIXFiles.failure("write", path) }
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            fd = file
-        }
+        if fd < 0 { fd = try POSIXFiles.unlinkedTemporaryFile(in: directory, name: ".feed-cache-data", path: path) }
         var done = 0
         while done < data.count {
             let n = data.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(fileSize + done)) }

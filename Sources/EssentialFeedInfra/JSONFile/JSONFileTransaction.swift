@@ -55,7 +55,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
     private var itemsStart = 0
     private var newCount = 0
     private var newTimestamp = Timestamp(seconds: 0, nanoseconds: 0)
-    private var ids = CompactIDSet()
+    private var ids: IDSet
     private var record: [UInt8] = []
     private weak var writer: JSONFileFeedWriter?
     /// The validators to keep with the feed (the old document's until changed).
@@ -73,6 +73,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
         self.path = path
         self.documentPath = documentPath
         self.temporaryPath = temporaryPath
+        ids = IDSet(directory: POSIXFiles.directory(of: documentPath), path: path)
         switch document.content {
         case .empty: break
         case .readable(let content):
@@ -246,7 +247,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
             try output.append(prefix)
             itemsStart = prefix.count
             newCount = 0
-            ids = CompactIDSet()
+            ids = IDSet(directory: POSIXFiles.directory(of: documentPath), path: path)
             feed = .new
             if keptOld {
                 guard let member = summary?.feedMember else { throw ErrorRecord(.internal, "\(path): no feed to keep") }
@@ -322,7 +323,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
         guard let output, let id = Identifiers.uuid(bytes: image.id) else {
             throw ErrorRecord(.internal, "\(path): a feed image lent with an invalid id")
         }
-        guard ids.insert(id) || keepingRepeatedIDs else { return false }
+        guard try ids.insert(id) || keepingRepeatedIDs else { return false }
         record.removeAll(keepingCapacity: true)
         if newCount > 0 { record.append(UInt8(ascii: ",")) }
         if Identifiers.isCanonicalUUID(bytes: image.id) {

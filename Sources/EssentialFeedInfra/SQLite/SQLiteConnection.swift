@@ -48,6 +48,9 @@ final class SQLiteConnection {
         } catch where corruptionDetected {
             corruptionDetected = false
         }
+        // The page size of a file made from now on (an existing one keeps its own).
+        sqlite3_exec(db, "PRAGMA page_size = \(SQLiteFeedStore.pageSize)", nil, nil, nil)
+        // In KiB: as many pages as take that memory at the page size now.
         sqlite3_exec(db, "PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB)", nil, nil, nil)
         sqlite3_create_function_v2(db, Self.imageKeyFunction, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
             guard let value = values?[0], let text = sqlite3_value_text(value) else { return sqlite3_result_null(context) }

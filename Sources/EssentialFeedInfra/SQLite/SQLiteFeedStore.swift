@@ -38,14 +38,19 @@ import Darwin
 /// - Timestamps are stored as integer seconds and nanoseconds: exact.
 /// - Saves stream: `FeedStoreTransaction.beginFeed` inserts each image as it
 ///   comes, inside the open write transaction, with one prepared statement
-///   bound without copies; ids already in the feed are found in a set of the
-///   ids written (16 bytes each), and past `idsInMemory` ids through a unique
-///   index on `feed_image(id)` made for the transaction and dropped before it
-///   commits (the schema at rest does not change). SQLite's page cache is
-///   limited to `cacheKiB`: past it, SQLite spills pages to the file under its
-///   exclusive lock, and the rollback journal still restores the old feed
-///   should the transaction not commit. Loads step the rows and lend their
-///   text (`forEachCachedImage`): memory stays bounded whatever the feed's size.
+///   bound without copies, the row's position left to SQLite (the next
+///   rowid: an append, no search). Ids already in the feed are found in an
+///   `IDSet` of the ids written (16 bytes each: a constant cost per id, so a
+///   save grows linearly), and past `idsInMemory` ids through a unique index
+///   on `feed_image(id)` made for the transaction and dropped before it
+///   commits (the schema at rest does not change; each insert then searches
+///   an index larger than the cache, and the cost grows faster than the
+///   count). SQLite's page cache is limited to `cacheKiB`: past it, SQLite
+///   spills pages to the file under its exclusive lock, and the rollback
+///   journal still restores the old feed should the transaction not
+///   commit. A new file has pages of `pageSize` bytes (fewer, larger writes).
+///   Loads step the rows and lend their text (`forEachCachedImage`): memory
+///   stays bounded whatever the feed's size.
 /// - Interrupted (SIGINT, SIGTERM) during a write transaction, the process
 ///   rolls it back before it ends (through `TemporaryFiles.onInterrupt`), so
 ///   no journal is left behind; killed outright, the journal left behind
@@ -65,10 +70,13 @@ public final class SQLiteFeedStore: FeedStore {
     /// Told about each write transaction, so that an interrupted process rolls it back.
     public var temporaryFiles: (any TemporaryFiles)?
     /// How many ids a save keeps in memory to find repeated ones before it
-    /// indexes the ids in the file instead (memory: about 32 bytes an id).
-    public var idsInMemory = 196_000
+    /// indexes the ids in the file instead (memory: 16 bytes an id, so that
+    /// a save of a million images stays under 32 MiB in all).
+    public var idsInMemory = 2_000_000
     /// The page cache of a connection, in KiB (SQLite's default is 2000).
-    public static let cacheKiB = 6_144
+    public static let cacheKiB = 2_048
+    /// The page size of a new file, in bytes (SQLite's default is 4096).
+    public static let pageSize = 65_536
 
     /// The schema version this release writes and reads.
     public static let schemaVersion = 2

@@ -21,7 +21,6 @@ final class SQLiteFeedWriter: FeedImageWriter {
 
     private let connection: SQLiteConnection
     private var statement: SQLiteStatement
-    private var position: Int64
     private var ids: IDSet
     private let idsInMemory: Int
     /// Whether repeated ids are found by the index rather than by `ids`.
@@ -29,12 +28,13 @@ final class SQLiteFeedWriter: FeedImageWriter {
     /// False once the transaction ended or the feed was replaced.
     var active = true
 
-    init(_ connection: SQLiteConnection, position: Int64, ids: IDSet, idsInMemory: Int) throws(ErrorRecord) {
+    /// Each row is given the next position after the feed's last (SQLite's
+    /// new rowid: appended to the table's b-tree without a search).
+    init(_ connection: SQLiteConnection, ids: consuming IDSet, idsInMemory: Int) throws(ErrorRecord) {
         self.connection = connection
-        self.position = position
         self.ids = ids
         self.idsInMemory = idsInMemory
-        statement = try connection.prepare("INSERT INTO feed_image (position, id, description, location, url) VALUES (?, ?, ?, ?, ?)", "write")
+        statement = try connection.prepare("INSERT INTO feed_image (id, description, location, url) VALUES (?, ?, ?, ?)", "write")
     }
 
     /// From now on repeated ids are found by a unique index (made here, on the
@@ -42,11 +42,11 @@ final class SQLiteFeedWriter: FeedImageWriter {
     /// The index is sorted with a smaller cache (SQLite's sorter takes as
     /// much memory as the page cache) so that memory stays within its bound.
     func indexIDs() throws(ErrorRecord) {
-        ids = IDSet()
+        ids = IDSet(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
         try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB / 4)", "write")
         try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(Self.indexName) ON feed_image (id)", "write")
         try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB)", "write")
-        statement = try connection.prepare("INSERT OR IGNORE INTO feed_image (position, id, description, location, url) VALUES (?, ?, ?, ?, ?)", "write")
+        statement = try connection.prepare("INSERT OR IGNORE INTO feed_image (id, description, location, url) VALUES (?, ?, ?, ?)", "write")
         indexed = true
     }
 
@@ -65,21 +65,19 @@ final class SQLiteFeedWriter: FeedImageWriter {
         guard active else { throw ErrorRecord(.internal, "\(connection.path): a feed writer was used after its feed or transaction ended") }
         return try connection.guarded { () throws(ErrorRecord) -> Bool in
             if !indexed {
-                guard ids.insert(id) else { return false }
+                guard try ids.insert(id) else { return false }
             }
             let statement = self.statement.statement
-            var code = sqlite3_bind_int64(statement, 1, position)
-            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 2, image.id) }
-            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 3, image.description) }
-            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 4, image.location) }
-            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 5, image.url) }
+            var code = SQLiteStatement.bindStatic(statement, 1, image.id)
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 2, image.description) }
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 3, image.location) }
+            if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 4, image.url) }
             if code == SQLITE_OK { code = sqlite3_step(statement) }
             // The statement keeps pointers to the lent text, but reads them
             // only when stepped, after the next row's bindings replaced them.
             sqlite3_reset(statement)
             guard code == SQLITE_DONE else { throw connection.failure(code, "write") }
             if indexed && sqlite3_changes(connection.db) == 0 { return false }
-            position += 1
             if !indexed && ids.count > idsInMemory { try indexIDs() }
             return true
         }

@@ -133,15 +133,13 @@ final class SQLiteTransaction: FeedStoreTransaction {
         try checkActive()
         return try connection.guarded { () throws(ErrorRecord) -> any FeedImageWriter in
             endWriter()
-            var ids = IDSet()
-            var position: Int64 = 0
+            var ids = IDSet(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
             var indexed = false
             if keepingCachedImages {
                 let count = try connection.integer("SELECT count(*) FROM feed_image", "read")
                 if count > idsInMemory {
                     indexed = true
                 } else {
-                    ids = IDSet(minimumCapacity: Int(count))
                     let rows = try connection.prepare("SELECT id FROM feed_image ORDER BY position", "read")
                     var item = 0
                     while try rows.step() {
@@ -149,10 +147,9 @@ final class SQLiteTransaction: FeedStoreTransaction {
                         guard let text = rows.textBytes(0), let id = Identifiers.uuid(bytes: text) else {
                             throw damaged("item \(item) has no valid id")
                         }
-                        _ = ids.insert(id)
+                        _ = try ids.insert(id)
                     }
                 }
-                position = try connection.integer("SELECT coalesce(max(position) + 1, 0) FROM feed_image", "read")
             } else {
                 try connection.execute("DELETE FROM feed_image", "write")
             }
@@ -164,7 +161,7 @@ final class SQLiteTransaction: FeedStoreTransaction {
             _ = try header.step()
             if let kept { try writeValidators(kept) }
             feedChanged = true
-            let writer = try SQLiteFeedWriter(connection, position: position, ids: ids, idsInMemory: idsInMemory)
+            let writer = try SQLiteFeedWriter(connection, ids: ids, idsInMemory: idsInMemory)
             if indexed { try writer.indexIDs() }
             self.writer = writer
             return writer

@@ -1,4 +1,4 @@
-import CSQLite
+import EssentialFeed
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,63 +11,211 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EssentialFeed
 
-/// A set of ids, 16 bytes each in one table (open addressing, linear
-/// probing, at most 3/4 full): leaner and faster than `Set<UUID>`.
-struct IDSet {
-    private var slots: [(UInt64, UInt64)] = []
+/// The ids a save has written, to find a repeated one: 8 bytes an id in
+/// memory and a constant cost per insert whatever the count (two million
+/// ids: 16 MiB), so that saving a feed grows linearly.
+///
+/// Each id is turned into a key by a bijection (three Feistel rounds over
+/// its two halves: distinct ids stay distinct, and ids that share a prefix,
+/// as generated ones do, spread evenly). The keys themselves go to an
+/// `IDLog`, in order; the set holds for each one an entry of 8 bytes, the
+/// key's top 32 bits (its fingerprint) and its place in the log. An id is
+/// repeated when an entry has its fingerprint and the log the same key at
+/// that place: the log is read only for a repeated id (or, about once in
+/// four billion comparisons, a fingerprint shared by two ids).
+///
+/// The entries live in one table: a sorted run, found through a directory
+/// of its buckets (the fingerprints' top bits: a bucket holds about eight
+/// entries), then the entries added since the last merge, found through a
+/// small hash table of them (one memory access for most inserts). When those are a sixteenth of the run
+/// (at least 32,768), they are sorted and merged into it: each entry moves
+/// about 17 times in all, so an insert costs the same at any count. The
+/// table lies in address space reserved once, committed as it grows, so it
+/// never moves and is never copied; where that cannot be reserved, it is
+/// allocated with `realloc`.
+struct IDSet: ~Copyable {
+    typealias Key = IDLog.Key
+    private var table: UnsafeMutablePointer<UInt64>?
+    /// Entries in the table: the sorted run, then the recent ones.
     private(set) var count = 0
-    /// Whether the all-zero id is in the set (the table's empty mark).
-    private var hasZero = false
+    private var sortedCount = 0
+    /// Bytes of the table usable: committed pages of the reservation, or the allocation.
+    private var usableBytes = 0
+    /// Bytes reserved; 0 when the table is allocated with `realloc`.
+    private var reservedBytes = 0
+    /// For the sorted run: where each bucket starts (one more entry: the end).
+    private var directory: [UInt32] = [0, 0]
+    private var directoryShift: UInt64 = 63
+    /// For the recent entries: the fingerprint and the place in the log plus one (0: empty).
+    private var recent: [UInt64]
+    private let log: IDLog
+    private let minimumMerge: Int
+    private let path: String
+    private static let reservation = 1 << 36
+    private static let commitStep = 1 << 20
 
-    init(minimumCapacity: Int = 0) {
-        var capacity = minimumCapacity > 0 ? 16 : 0
-        while capacity * 3 / 4 < minimumCapacity { capacity *= 2 }
-        slots = Array(repeating: (0, 0), count: capacity)
+    /// `directory`: where the log's temporary file goes; `path`: the store,
+    /// named in errors; `minimumMerge`: the fewest recent entries merged
+    /// (tests make it small).
+    init(directory: String, path: String, minimumMerge: Int = 1 << 15) {
+        self.minimumMerge = minimumMerge
+        self.path = path
+        log = IDLog(directory: directory, path: path)
+        recent = Array(repeating: 0, count: Self.recentCapacity(for: minimumMerge))
     }
 
-    /// Inserts `id`; false when it was there already.
-    mutating func insert(_ id: UUID) -> Bool {
-        let (a, b) = withUnsafeBytes(of: id.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
-        if a == 0 && b == 0 {
-            defer { hasZero = true }
-            if hasZero { return false }
-            count += 1
-            return true
+    deinit {
+        if reservedBytes > 0 { munmap(table, reservedBytes) } else { free(table) }
+    }
+
+    /// Inserts `id`; false when it was there already. Fails only when the
+    /// log cannot write or read its file.
+    mutating func insert(_ id: UUID) throws(ErrorRecord) -> Bool {
+        let key = Self.key(id)
+        let fingerprint = key.0 >> 32
+        if try containsSorted(key, fingerprint) { return false }
+        guard count < Int(UInt32.max) else { throw ErrorRecord(.store, "\(path): more than \(UInt32.max) ids in one feed") }
+        let mask = recent.count - 1
+        var slot = Int(truncatingIfNeeded: key.1) & mask
+        while true {
+            let entry = recent[slot]
+            if entry == 0 { break }
+            if entry >> 32 == fingerprint, try log.key(at: Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1) == key { return false }
+            slot = (slot + 1) & mask
         }
-        if (count + 1) * 4 > slots.count * 3 { grow() }
-        return slots.withUnsafeMutableBufferPointer { table in
-            let mask = table.count - 1
-            var index = Self.slot(a, b, mask)
-            while true {
-                let slot = table[index]
-                if slot.0 == 0 && slot.1 == 0 {
-                    table[index] = (a, b)
-                    count += 1
-                    return true
-                }
-                if slot.0 == a && slot.1 == b { return false }
-                index = (index + 1) & mask
-            }
-        }
+        try log.append(key)
+        recent[slot] = fingerprint << 32 | UInt64(count + 1)
+        reserve(count + 1)
+        table![count] = fingerprint << 32 | UInt64(count)
+        count += 1
+        if count - sortedCount >= mergeSize { merge() }
+        return true
+    }
+
+    /// Recent entries are merged once there are this many.
+    private var mergeSize: Int { max(minimumMerge, sortedCount / 16) }
+
+    /// A hash table's size for `entries` recent entries: a power of two, at most half full.
+    private static func recentCapacity(for entries: Int) -> Int {
+        var capacity = 16
+        while capacity < entries * 2 { capacity *= 2 }
+        return capacity
     }
 
     @inline(__always)
-    private static func slot(_ a: UInt64, _ b: UInt64, _ mask: Int) -> Int {
-        let mixed = (a ^ (b &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
-        return Int(truncatingIfNeeded: mixed >> 32) & mask
+    static func key(_ id: UUID) -> Key {
+        var (a, b) = withUnsafeBytes(of: id.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+        a ^= mix(b ^ 0x243F_6A88_85A3_08D3)
+        b ^= mix(a ^ 0x1319_8A2E_0370_7344)
+        a ^= mix(b ^ 0xA409_3822_299F_31D0)
+        return (a, b)
     }
 
-    private mutating func grow() {
-        let old = slots
-        slots = Array(repeating: (0, 0), count: max(old.count * 2, 16))
-        let mask = slots.count - 1
-        slots.withUnsafeMutableBufferPointer { table in
-            for (a, b) in old where a != 0 || b != 0 {
-                var index = Self.slot(a, b, mask)
-                while table[index].0 != 0 || table[index].1 != 0 { index = (index + 1) & mask }
-                table[index] = (a, b)
+    /// splitmix64's finalizer.
+    @inline(__always)
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Whether the sorted run holds `key`: the entries of its fingerprint, each confirmed by the log.
+    private func containsSorted(_ key: Key, _ fingerprint: UInt64) throws(ErrorRecord) -> Bool {
+        guard let table, sortedCount > 0 else { return false }
+        let first = fingerprint << 32
+        let bucket = Int(truncatingIfNeeded: first >> directoryShift)
+        var low = Int(directory[bucket]), high = Int(directory[bucket + 1])
+        while low < high {
+            let middle = (low + high) / 2
+            if table[middle] < first { low = middle + 1 } else { high = middle }
+        }
+        while low < sortedCount, table[low] >> 32 == fingerprint {
+            if try log.key(at: Int(truncatingIfNeeded: table[low] & 0xFFFF_FFFF)) == key { return true }
+            low += 1
+        }
+        return false
+    }
+
+    /// Makes room for `entries` entries.
+    private mutating func reserve(_ entries: Int) {
+        let bytes = entries * MemoryLayout<UInt64>.stride
+        guard bytes > usableBytes else { return }
+        if table == nil {
+            let base = mmap(nil, Self.reservation, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+            if let base, base != MAP_FAILED {
+                table = base.bindMemory(to: UInt64.self, capacity: Self.reservation / MemoryLayout<UInt64>.stride)
+                reservedBytes = Self.reservation
+            }
+        }
+        if reservedBytes > 0, bytes <= reservedBytes {
+            let commit = min((bytes + Self.commitStep - 1) / Self.commitStep * Self.commitStep, reservedBytes)
+            if mprotect(UnsafeMutableRawPointer(table!), commit, PROT_READ | PROT_WRITE) == 0 {
+                usableBytes = commit
+                return
+            }
+        }
+        // More than reserved, or no reservation: an allocation, grown by half.
+        let grownBytes = max(bytes, usableBytes + usableBytes / 2)
+        if reservedBytes > 0 {
+            guard let moved = malloc(grownBytes) else { fatalError("out of memory") }
+            if count > 0 { moved.copyMemory(from: UnsafeRawPointer(table!), byteCount: count * MemoryLayout<UInt64>.stride) }
+            munmap(table, reservedBytes)
+            reservedBytes = 0
+            table = moved.bindMemory(to: UInt64.self, capacity: grownBytes / MemoryLayout<UInt64>.stride)
+        } else {
+            guard let grown = realloc(table, grownBytes) else { fatalError("out of memory") }
+            table = grown.bindMemory(to: UInt64.self, capacity: grownBytes / MemoryLayout<UInt64>.stride)
+        }
+        usableBytes = grownBytes
+    }
+
+    /// Sorts the recent entries and merges them into the run, from its end
+    /// (the recent entries wait in a buffer of their own meanwhile).
+    private mutating func merge() {
+        guard let table else { return }
+        var added = UnsafeMutableBufferPointer(start: table + sortedCount, count: count - sortedCount)
+        added.sort()
+        let waiting = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: added.count)
+        defer { waiting.deallocate() }
+        _ = waiting.initialize(fromContentsOf: added)
+        var i = sortedCount - 1, j = waiting.count - 1, w = count - 1
+        while j >= 0 {
+            if i >= 0 && table[i] > waiting[j] {
+                table[w] = table[i]
+                i -= 1
+            } else {
+                table[w] = waiting[j]
+                j -= 1
+            }
+            w -= 1
+        }
+        sortedCount = count
+        buildDirectory()
+        let capacity = Self.recentCapacity(for: mergeSize)
+        if capacity == recent.count {
+            recent.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            recent = Array(repeating: 0, count: capacity)
+        }
+    }
+
+    /// About eight entries a bucket.
+    private mutating func buildDirectory() {
+        var bits = 1
+        while (1 << bits) * 8 < sortedCount, bits < 30 { bits += 1 }
+        directoryShift = UInt64(64 - bits)
+        let buckets = 1 << bits
+        if directory.count != buckets + 1 { directory = Array(repeating: 0, count: buckets + 1) }
+        let table = self.table!
+        let shift = directoryShift
+        let sortedCount = self.sortedCount
+        directory.withUnsafeMutableBufferPointer { starts in
+            var position = 0
+            for bucket in 0...buckets {
+                while position < sortedCount, Int(truncatingIfNeeded: table[position] >> shift) < bucket { position += 1 }
+                starts[bucket] = UInt32(position)
             }
         }
     }

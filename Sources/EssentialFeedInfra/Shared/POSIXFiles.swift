@@ -108,6 +108,17 @@ enum POSIXFiles {
         }
     }
 
+    /// A new temporary file in `directory`, already unlinked (nothing is left
+    /// behind, however the process ends), open for reading and writing;
+    /// `name` starts its name there, `path` (the store) is named in errors.
+    static func unlinkedTemporaryFile(in directory: String, name: String, path: String) throws(ErrorRecord) -> Int32 {
+        var template = Array((directory + "/" + name + ".XXXXXX").utf8CString)
+        let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard file >= 0 else { throw failure("write", path) }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return file
+    }
+
     /// The file a symbolic link at `path` points to, or `path` itself when it
     /// is not a link (or a link to nothing yet).
     static func resolvingSymbolicLink(_ path: String) -> String {

@@ -1,0 +1,68 @@
+import EssentialFeed
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The keys an `IDSet` holds, 16 bytes each in the order they came, read
+/// back by that order: the last 4,096 in memory, the others in an unlinked
+/// temporary file beside the store (made only once there are more), which
+/// the system's page cache keeps as it can. So the set itself holds 8 bytes
+/// an id, and reads a key back only to confirm a repeated one.
+final class IDLog {
+    typealias Key = (UInt64, UInt64)
+    private var pending: [Key] = []
+    /// Keys in the file.
+    private var written = 0
+    private var fd: Int32 = -1
+    private let directory: String
+    private let path: String
+    static let pendingLimit = 4_096
+
+    /// `directory`: where the temporary file goes; `path`: the store, named in errors.
+    init(directory: String, path: String) {
+        self.directory = directory
+        self.path = path
+        pending.reserveCapacity(Self.pendingLimit)
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    var count: Int { written + pending.count }
+
+    func append(_ key: Key) throws(ErrorRecord) {
+        if pending.count == Self.pendingLimit { try flush() }
+        pending.append(key)
+    }
+
+    /// The key appended `ordinal`-th (from 0).
+    func key(at ordinal: Int) throws(ErrorRecord) -> Key {
+        if ordinal >= written { return pending[ordinal - written] }
+        var key: Key = (0, 0)
+        let size = MemoryLayout<Key>.stride
+        var done = 0
+        while done < size {
+            let n = withUnsafeMutableBytes(of: &key) { pread(fd, $0.baseAddress! + done, size - done, off_t(ordinal * size + done)) }
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("read", path, n < 0 ? errno : EIO) }
+        }
+        return key
+    }
+
+    private func flush() throws(ErrorRecord) {
+        if fd < 0 { fd = try POSIXFiles.unlinkedTemporaryFile(in: directory, name: ".feed-cache-ids", path: path) }
+        let size = MemoryLayout<Key>.stride
+        let bytes = pending.count * size
+        var done = 0
+        while done < bytes {
+            let n = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes - done, off_t(written * size + done)) }
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("write", path, n < 0 ? errno : EIO) }
+        }
+        written += pending.count
+        pending.removeAll(keepingCapacity: true)
+    }
+}

@@ -270,6 +270,52 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         XCTAssertEqual(seen, [feed[0]])
     }
 
+    /// A save of many batches: the rows are written on a second thread, in
+    /// input order, the first of each id kept (repeats across batches too).
+    func test_save_ofMoreImagesThanABatch_writesThemInOrder_keepingTheFirstOfEachID() throws {
+        let feed = uniqueFeed(count: 9_000)
+        let input = feed + feed[100..<200] + [feed[8_999], feed[0]]
+        let sut = makeSUT()
+
+        let result = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).save(reading: reading(input))
+
+        XCTAssertEqual(result, FeedCacheSaveResult(saved: 9_000, skipped: 102))
+        XCTAssertEqual(try sut.retrieve()?.feed, feed)
+        let more = uniqueFeed(count: 5_000)
+        let appended = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).append(reading: reading(more + feed[0..<10]))
+        XCTAssertEqual(appended, FeedCacheAppendResult(kept: 9_000, added: 5_000, droppedExpired: 0))
+        XCTAssertEqual(try sut.retrieve()?.feed, feed + more)
+    }
+
+    /// A write failing on the save's second thread (here: no room in the
+    /// file) ends the save with the store error at the next image, and the
+    /// old feed stays.
+    func test_save_failingOnTheWritingThread_isAStoreError_stopsReading_andKeepsTheOldFeed() throws {
+        let sut = makeSUT()
+        let old = uniqueFeed(count: 3)
+        try sut.insert(old, timestamp: anyTimestamp())
+        let feed = uniqueFeed(count: 60_000)
+        var read = 0
+        var iterator = feed.makeIterator()
+        let counting: LocalFeedLoader.FeedImageReading = { (add) throws(ErrorRecord) -> Bool in
+            guard let image = iterator.next() else { return false }
+            read += 1
+            _ = try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try add(text) }
+            return true
+        }
+
+        var error: ErrorRecord?
+        StoreTestFiles.withFileSizeLimit(0) {
+            error = caughtRecord({ () throws(ErrorRecord) in try LocalFeedLoader(store: sut, currentDate: anyTimestamp).save(reading: counting) })
+        }
+
+        XCTAssertEqual(error?.kind, .store)
+        XCTAssertTrue(error?.message.contains("too large") == true, error?.message ?? "no error")
+        XCTAssertLessThan(read, feed.count, "Expected the save to stop reading once a write failed")
+        XCTAssertEqual(try sut.retrieve()?.feed, old)
+        XCTAssertEqual(StoreTestFiles.names(in: directory.path), ["feed.sqlite"], "Expected no journal left")
+    }
+
     /// Reads `images` one per call, as lent text.
     private func reading<Images: Collection>(_ images: Images) -> LocalFeedLoader.FeedImageReading where Images.Element == FeedImage {
         var iterator = images.makeIterator()

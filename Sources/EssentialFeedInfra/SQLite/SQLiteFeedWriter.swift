@@ -13,20 +13,26 @@ import Darwin
 #endif
 import EssentialFeed
 
-/// Inserts the images of the feed a transaction writes, one row each, with
-/// one prepared statement whose text is bound without copies.
+/// Inserts the images of the feed a transaction writes, one row each: the
+/// rows of ids not seen before go to a `SQLiteRowInserter`, which writes
+/// them on a second thread while the next records are read; past
+/// `idsInMemory` ids, each row is inserted here, a unique index finding the
+/// repeated ids.
 final class SQLiteFeedWriter: FeedImageWriter {
     /// The index on `feed_image(id)` a save makes when it has more ids than it keeps in memory.
     static let indexName = "feed_image_id_while_saving"
 
     private let connection: SQLiteConnection
-    private var statement: SQLiteStatement
+    private var inserter: SQLiteRowInserter?
+    /// The inserter's statement, finalized here (never on its thread).
+    private var insert: SQLiteStatement?
+    /// The statement of the indexed inserts.
+    private var statement: SQLiteStatement?
     private var ids: IDSet
     private let idsInMemory: Int
     /// Whether repeated ids are found by the index rather than by `ids`.
     private(set) var indexed = false
-    /// False once the transaction ended or the feed was replaced.
-    var active = true
+    private var active = true
 
     /// Each row is given the next position after the feed's last (SQLite's
     /// new rowid: appended to the table's b-tree without a search).
@@ -34,7 +40,24 @@ final class SQLiteFeedWriter: FeedImageWriter {
         self.connection = connection
         self.ids = ids
         self.idsInMemory = idsInMemory
-        statement = try connection.prepare("INSERT INTO feed_image (id, description, location, url) VALUES (?, ?, ?, ?)", "write")
+        let insert = try connection.prepare("INSERT INTO feed_image (id, description, location, url) VALUES (?, ?, ?, ?)", "write")
+        self.insert = insert
+        inserter = SQLiteRowInserter(connection, insert.statement)
+    }
+
+    /// Writes every row added so far (call it before anything else uses the
+    /// connection); throws the inserts' first failure.
+    func settle() throws(ErrorRecord) {
+        try inserter?.settle()
+    }
+
+    /// Ends the writer: the rows not yet written are dropped (after
+    /// `settle`: none). Call it without holding the interrupt guard.
+    func end() {
+        active = false
+        inserter?.stop()
+        inserter = nil
+        insert = nil
     }
 
     /// From now on repeated ids are found by a unique index (made here, on the
@@ -42,11 +65,17 @@ final class SQLiteFeedWriter: FeedImageWriter {
     /// The index is sorted with a smaller cache (SQLite's sorter takes as
     /// much memory as the page cache) so that memory stays within its bound.
     func indexIDs() throws(ErrorRecord) {
+        try settle()
+        inserter?.stop()
+        inserter = nil
+        insert = nil
         ids = IDSet(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
-        try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB / 4)", "write")
-        try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(Self.indexName) ON feed_image (id)", "write")
-        try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB)", "write")
-        statement = try connection.prepare("INSERT OR IGNORE INTO feed_image (id, description, location, url) VALUES (?, ?, ?, ?)", "write")
+        statement = try connection.guarded { () throws(ErrorRecord) -> SQLiteStatement in
+            try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB / 4)", "write")
+            try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(Self.indexName) ON feed_image (id)", "write")
+            try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB)", "write")
+            return try connection.prepare("INSERT OR IGNORE INTO feed_image (id, description, location, url) VALUES (?, ?, ?, ?)", "write")
+        }
         indexed = true
     }
 
@@ -63,11 +92,14 @@ final class SQLiteFeedWriter: FeedImageWriter {
 
     private func add(_ image: CachedImageText, id: UUID) throws(ErrorRecord) -> Bool {
         guard active else { throw ErrorRecord(.internal, "\(connection.path): a feed writer was used after its feed or transaction ended") }
+        if let inserter {
+            guard try ids.insert(id) else { return false }
+            try inserter.add(image)
+            if ids.count > idsInMemory { try indexIDs() }
+            return true
+        }
         return try connection.guarded { () throws(ErrorRecord) -> Bool in
-            if !indexed {
-                guard try ids.insert(id) else { return false }
-            }
-            let statement = self.statement.statement
+            guard let statement = self.statement?.statement else { throw ErrorRecord(.internal, "\(connection.path): no statement to insert with") }
             var code = SQLiteStatement.bindStatic(statement, 1, image.id)
             if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 2, image.description) }
             if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 3, image.location) }
@@ -77,9 +109,7 @@ final class SQLiteFeedWriter: FeedImageWriter {
             // only when stepped, after the next row's bindings replaced them.
             sqlite3_reset(statement)
             guard code == SQLITE_DONE else { throw connection.failure(code, "write") }
-            if indexed && sqlite3_changes(connection.db) == 0 { return false }
-            if !indexed && ids.count > idsInMemory { try indexIDs() }
-            return true
+            return sqlite3_changes(connection.db) > 0
         }
     }
 }

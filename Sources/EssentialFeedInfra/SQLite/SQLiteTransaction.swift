@@ -32,22 +32,27 @@ final class SQLiteTransaction: FeedStoreTransaction {
         self.hasValidators = hasValidators
     }
 
+    /// Ends the transaction without committing: a writer's rows not yet
+    /// written are dropped (the rollback that follows drops the rest).
     func end() {
         active = false
         endWriter()
     }
 
+    /// Ends the writer (after `checkActive`, which settles it: then nothing
+    /// is dropped). Its thread may be inside a batch: not under the guard.
     private func endWriter() {
-        writer?.active = false
+        writer?.end()
         writer = nil
     }
 
     /// Drops the save's index, applies the image data rule and commits.
     func commit() throws(ErrorRecord) {
         try checkActive()
+        let indexed = writer?.indexed == true
+        endWriter()
         try connection.guarded { () throws(ErrorRecord) in
-            if writer?.indexed == true { try connection.execute("DROP INDEX IF EXISTS \(SQLiteFeedWriter.indexName)", "write") }
-            endWriter()
+            if indexed { try connection.execute("DROP INDEX IF EXISTS \(SQLiteFeedWriter.indexName)", "write") }
             if feedChanged, try connection.integer("SELECT EXISTS (SELECT 1 FROM image_data)", "write") != 0 {
                 // Image data is kept under the URL with its password shown as *** (see LocalFeedImageDataLoader.key).
                 try connection.execute("DELETE FROM image_data WHERE url NOT IN (SELECT \(SQLiteConnection.imageKeyFunction)(url) FROM feed_image)", "write")
@@ -57,8 +62,11 @@ final class SQLiteTransaction: FeedStoreTransaction {
         active = false
     }
 
+    /// Fails once the transaction ended; else writes the rows a writer
+    /// still holds, so that whatever comes next sees them.
     private func checkActive() throws(ErrorRecord) {
         guard active else { throw ErrorRecord(.internal, "\(connection.path): store transaction used after it ended") }
+        try writer?.settle()
     }
 
     private var path: String { connection.path }
@@ -131,8 +139,8 @@ final class SQLiteTransaction: FeedStoreTransaction {
 
     func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
         try checkActive()
+        endWriter()
         return try connection.guarded { () throws(ErrorRecord) -> any FeedImageWriter in
-            endWriter()
             var ids = IDSet(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
             var indexed = false
             if keepingCachedImages {
@@ -208,8 +216,8 @@ final class SQLiteTransaction: FeedStoreTransaction {
 
     func deleteCachedFeed() throws(ErrorRecord) {
         try checkActive()
+        endWriter()
         try connection.guarded { () throws(ErrorRecord) in
-            endWriter()
             try connection.execute("DELETE FROM feed_cache", "write")
             let deleted = sqlite3_changes(connection.db)
             try connection.execute("DELETE FROM feed_image", "write")

@@ -1,3 +1,4 @@
+import EssentialFeed
 import Dispatch
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import EssentialFeed
+
 /// Threads that run blocking jobs, one job at a time each: as many threads
 /// as jobs have run at once, each waiting for the next job after its last,
 /// and leaving after 30 s without one. Shared by every client, so a
@@ -20,7 +22,8 @@ final class WorkerThreads: @unchecked Sendable {
         let spawn = jobs.count - first > idle
         if spawn { idle += 1 } else { condition.signal() }
         condition.unlock()
-        if spawn { startThread { [self] in work() } }
+        // No thread to be had: the job runs in the caller's.
+        if spawn, !startThread({ [self] in work() }) { work() }
     }
 
     private func work() {

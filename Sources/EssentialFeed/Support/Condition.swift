@@ -1,13 +1,15 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A mutex with a condition variable, on POSIX threads (no Foundation).
-final class Condition: @unchecked Sendable {
+public final class Condition: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -27,14 +29,17 @@ final class Condition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-    func signal() { pthread_cond_signal(condition) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
+    public func signal() { pthread_cond_signal(condition) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Waits (locked) until signalled.
+    public func wait() { pthread_cond_wait(condition, mutex) }
 
     /// Waits (locked) until signalled or `seconds` have passed; false when they have.
     @discardableResult
-    func wait(seconds: Double) -> Bool {
+    public func wait(seconds: Double) -> Bool {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + max(0, seconds)
@@ -43,8 +48,10 @@ final class Condition: @unchecked Sendable {
     }
 }
 
-/// Starts `body` on a new POSIX thread of its own (detached).
-func startThread(_ body: @escaping @Sendable () -> Void) {
+/// Starts `body` on a new POSIX thread of its own (detached); false when
+/// no thread could be made (then `body` is not run).
+@discardableResult
+public func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
@@ -53,10 +60,10 @@ func startThread(_ body: @escaping @Sendable () -> Void) {
         box.body()
         return nil
     }, context)
-    if started == 0 {
-        pthread_detach(thread)
-    } else {
+    guard started == 0 else {
         Unmanaged<Box>.fromOpaque(context).release()
-        body()
+        return false
     }
+    pthread_detach(thread)
+    return true
 }

@@ -1,0 +1,53 @@
+import EssentialFeed
+
+/// Rows of `feed_image` waiting to be inserted: their text copied into one
+/// buffer, and for each row four fields (id, description, location, url) as
+/// an offset and a length (-1: NULL).
+final class SQLiteRowBatch {
+    private var bytes: [UInt8] = []
+    private var fields: [Int] = []
+    static let byteLimit = 256 << 10
+    static let rowLimit = 2_048
+
+    var isEmpty: Bool { fields.isEmpty }
+    var isFull: Bool { bytes.count >= Self.byteLimit || fields.count >= Self.rowLimit * 8 }
+
+    func append(_ image: CachedImageText) {
+        field(image.id)
+        field(image.description)
+        field(image.location)
+        field(image.url)
+    }
+
+    private func field(_ text: UnsafeBufferPointer<UInt8>?) {
+        guard let text else {
+            fields.append(0)
+            fields.append(-1)
+            return
+        }
+        fields.append(bytes.count)
+        fields.append(text.count)
+        bytes.append(contentsOf: text)
+    }
+
+    func clear() {
+        bytes.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+    }
+
+    /// Lends each row's fields, valid for the call.
+    func forEachRow(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        try bytes.withUnsafeBufferPointer { (all) throws(ErrorRecord) in
+            var index = 0
+            while index < fields.count {
+                func text(_ at: Int) -> UnsafeBufferPointer<UInt8>? {
+                    let length = fields[at + 1]
+                    guard length >= 0 else { return nil }
+                    return UnsafeBufferPointer(rebasing: all[fields[at]..<fields[at] + length])
+                }
+                try body(text(index)!, text(index + 2), text(index + 4), text(index + 6)!)
+                index += 8
+            }
+        }
+    }
+}

@@ -30,9 +30,14 @@ public enum FeedStores {
     /// path names a directory or anything else that is not a regular file.
     /// A file that is not a store of this toolkit's (by its SQLite header and
     /// `application_id`, or the JSON document's `format`) fails every
-    /// operation and is never written.
+    /// operation and is never written. A URL (`scheme://…`, as a database's
+    /// connection URI) is not a path: `.usage`, its password hidden, and
+    /// nothing is created.
     public static func open(path: String, wait: Double = defaultWait, temporaryFiles: (any TemporaryFiles)? = nil) throws(ErrorRecord) -> any FeedStore {
         guard !path.isEmpty else { throw ErrorRecord(.usage, "the store path is empty") }
+        if isURL(path) {
+            throw ErrorRecord(.usage, "\(Secrets.redact(path)): not a store path: a store is a file (a SQLite file, or a JSON file for a path ending in .json); for a file whose name looks like a URL, write ./ before it")
+        }
         if path.hasSuffix("/") { throw ErrorRecord(.store, "cannot open \(path): is a directory") }
         if let st = try POSIXFiles.status(path) {
             if POSIXFiles.isDirectory(st) { throw ErrorRecord(.store, "cannot open \(path): is a directory") }
@@ -59,6 +64,19 @@ public enum FeedStores {
             return join(home, ".cache/essential-feed/feed.sqlite")
         }
         throw ErrorRecord(.store, "no store path: HOME is not set (set FEED_STORE or XDG_CACHE_HOME, or give --store PATH)")
+    }
+
+    /// Whether `path` starts as a URL does: a scheme, then `://`.
+    static func isURL(_ path: String) -> Bool {
+        guard let colon = path.utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let scheme = path.utf8[..<colon]
+        guard let first = scheme.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20),
+              scheme.allSatisfy({ byte in
+                  let lower = byte | 0x20
+                  return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                      || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+              }) else { return false }
+        return path.utf8[colon...].starts(with: "://".utf8)
     }
 
     private static func join(_ directory: String, _ rest: String) -> String {

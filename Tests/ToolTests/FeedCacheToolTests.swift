@@ -119,6 +119,24 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// A database URL where a path goes (as in FEED_STORE=postgresql://…) is
+    /// a usage error that hides the password, not a SQLite file made under a
+    /// directory named "postgresql:".
+    func test_store_givenAsAURL_isAUsageError_hidesThePassword_andCreatesNothing() throws {
+        let dir = temporaryDirectory(self)
+        let url = "postgresql://feed:s3cret@db.example/feed"
+        let given = sh("cd \(quoted(dir)) && feed-cache --store \(quoted(url)) save", stdin: feedA)
+        let environment = sh("cd \(quoted(dir)) && feed-cache load < /dev/null", environment: ["FEED_STORE": "postgres://feed:s3cret@db.example/feed"])
+
+        for run in [given, environment] {
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertTrue(run.stderr.contains("//feed:***@db.example/feed: not a store path"), run.stderr)
+            XCTAssertFalse(run.stderr.contains("s3cret") || run.out.contains("s3cret"), run.stderr)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [], "Expected nothing created")
+        XCTAssertEqual(sh("cd \(quoted(dir)) && feed-cache --store ./postgresql://x save", stdin: feedA).status, 0, "a path written as a path is one")
+    }
+
     func test_save_SIGTERMWhileReadingChangesNothingAndExits143() {
         forEachStore { store in
             cache("save", store, stdin: feedA)

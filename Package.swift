@@ -35,6 +35,7 @@ let package = Package(
         .executable(name: "reldate", targets: ["reldate"]),
         .executable(name: "feed-view", targets: ["feed-view"]),
         .executable(name: "essential-feed", targets: ["essential-feed"]),
+        .executable(name: "feed-cache-postgresql", targets: ["feed-cache-postgresql"]),
     ],
     targets: [
         // Pure core: models, mappers, endpoints, the JSON/NDJSON codec. No I/O.
@@ -46,6 +47,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Infrastructure without networking: cache stores, files, locks.
         .target(name: "EssentialFeedInfra", dependencies: ["EssentialFeed", "CSQLite"]),
+        // The system's libpq (Debian: libpq-dev), for the PostgreSQL store.
+        .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The PostgreSQL store, through libpq. Apart from the other stores so
+        // that only the executable that opens a PostgreSQL store loads libpq.
+        .target(name: "EssentialFeedPostgreSQL", dependencies: ["EssentialFeed", "EssentialFeedInfra", "CLibpq"]),
         // Infrastructure with networking: HTTP/1.1 on POSIX sockets for http://, the system's
         // libcurl called directly for https://, created only when first needed.
         // Kept apart so that tools that do not fetch never load libcurl.
@@ -77,6 +83,11 @@ let package = Package(
         .executableTarget(name: "feed-cache", dependencies: ["FeedCacheTool"], linkerSettings: staticFilter),
         .executableTarget(name: "reldate", dependencies: ["ReldateTool"], linkerSettings: staticFoundationFilter),
         .executableTarget(name: "feed-view", dependencies: ["FeedViewTool"], linkerSettings: staticFoundationFilter),
+        // feed-cache for a PostgreSQL store: the same tool with libpq, which
+        // feed-cache (static, libpq-free) runs in its place when the store is
+        // a postgresql:// or postgres:// URI, as git runs git-remote-https.
+        // Linked as feed-fetch: the Swift libraries static, libpq shared.
+        .executableTarget(name: "feed-cache-postgresql", dependencies: ["FeedCacheTool", "EssentialFeedPostgreSQL"], linkerSettings: staticSwiftNetworking),
         .executableTarget(name: "feed-paginate", dependencies: ["FeedPaginateTool"], linkerSettings: staticFilter),
         .executableTarget(name: "feed-serve", dependencies: ["FeedServeTool"]),
         // Every tool but feed-fetch in one static executable, run under each
@@ -91,12 +102,12 @@ let package = Package(
         .testTarget(name: "EssentialFeedTests", dependencies: ["EssentialFeed"]),
         .testTarget(name: "EssentialFeedCacheTests", dependencies: ["EssentialFeed"]),
         .testTarget(name: "EssentialFeedPresentationTests", dependencies: ["EssentialFeed", "EssentialFeedPresentation"]),
-        .testTarget(name: "EssentialFeedInfraTests", dependencies: ["EssentialFeedInfra", "EssentialFeedNetwork", "FeedServer", "CZlib"]),
+        .testTarget(name: "EssentialFeedInfraTests", dependencies: ["EssentialFeedInfra", "EssentialFeedNetwork", "EssentialFeedPostgreSQL", "FeedServer", "CZlib"]),
         .testTarget(name: "FeedServerTests", dependencies: ["FeedServer"]),
         .testTarget(name: "FeedCLITests", dependencies: ["FeedCLI", "EssentialFeed"]),
         .testTarget(
             name: "ToolTests",
-            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate", "feed-cache", "reldate", "feed-view"]
+            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate", "feed-cache", "feed-cache-postgresql", "reldate", "feed-view"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -36,7 +36,7 @@ public enum FeedStores {
     public static func open(path: String, wait: Double = defaultWait, temporaryFiles: (any TemporaryFiles)? = nil) throws(ErrorRecord) -> any FeedStore {
         guard !path.isEmpty else { throw ErrorRecord(.usage, "the store path is empty") }
         if isURL(path) {
-            throw ErrorRecord(.usage, "\(Secrets.redact(path)): not a store path: a store is a file (a SQLite file, or a JSON file for a path ending in .json); for a file whose name looks like a URL, write ./ before it")
+            throw ErrorRecord(.usage, "\(Secrets.redact(path)): not a store path: a store is a file (a SQLite file, or a JSON file for a path ending in .json) or a PostgreSQL database (postgresql://…); for a file whose name looks like a URL, write ./ before it")
         }
         if path.hasSuffix("/") { throw ErrorRecord(.store, "cannot open \(path): is a directory") }
         if let st = try POSIXFiles.status(path) {
@@ -64,6 +64,18 @@ public enum FeedStores {
             return join(home, ".cache/essential-feed/feed.sqlite")
         }
         throw ErrorRecord(.store, "no store path: HOME is not set (set FEED_STORE or XDG_CACHE_HOME, or give --store PATH)")
+    }
+
+    /// Whether `store` names a PostgreSQL database: a libpq connection URI,
+    /// `postgresql://…` or `postgres://…` (any letter case).
+    public static func isPostgreSQL(_ store: String) -> Bool {
+        let lower = store.prefix(13).lowercased()
+        return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
+    }
+
+    /// The error of a store that stayed locked past the wait limit, naming it.
+    public static func busy(_ name: String, wait: Double) -> ErrorRecord {
+        POSIXFiles.busy(name, wait: wait)
     }
 
     /// Whether `path` starts as a URL does: a scheme, then `://`.

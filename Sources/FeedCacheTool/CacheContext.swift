@@ -15,14 +15,22 @@ struct CacheContext {
     let wait: Double
     let policy: FeedCachePolicy
     let now: Timestamp
+    /// Opens a PostgreSQL store (the executable with libpq gives it).
+    let postgreSQL: FeedCacheTool.PostgreSQLStore?
 
     private func openStore() throws(ErrorRecord) -> any FeedStore {
-        try FeedStores.open(path: path, wait: wait, temporaryFiles: InterruptCleanup.shared)
+        if FeedStores.isPostgreSQL(path), let postgreSQL { return postgreSQL(path, wait) }
+        return try FeedStores.open(path: path, wait: wait, temporaryFiles: InterruptCleanup.shared)
     }
 
-    /// Whether anything exists at the store path: commands that only delete
-    /// do nothing, and create nothing, when it does not.
-    private var storeExists: Bool { access(path, F_OK) == 0 }
+    /// Whether anything exists at the store path (in a database: the store's
+    /// schema): commands that only delete do nothing, and create nothing,
+    /// when it does not. A database that cannot be reached is for the
+    /// command to report.
+    private var storeExists: Bool {
+        guard FeedStores.isPostgreSQL(path) else { return access(path, F_OK) == 0 }
+        return (try? openStore().info().exists) ?? true
+    }
 
     private func loader() throws(ErrorRecord) -> LocalFeedLoader {
         let now = self.now
@@ -228,7 +236,9 @@ struct CacheContext {
             tool.diagnostics.info("fallback: the input failed (\(reason)): wrote the cached feed from \(path)")
             return
         }
-        tool.diagnostics.info("fallback: the input failed and there is no cached feed to write: \(unavailable.message)")
+        // Nothing cached is the usual case; a store that cannot be read (a database out of reach) is worth a line.
+        let said = "fallback: the input failed and there is no cached feed to write: \(unavailable.message)"
+        if unavailable.kind == .notFound { tool.diagnostics.info(said) } else { tool.diagnostics.error(said) }
         guard !failures.isEmpty else { return tool.fail(unavailable) }
         for failure in failures {
             if let own = failure.own {

@@ -5,7 +5,14 @@ import FeedCLI
 /// `feed-cache`: the tool's composition root, run by its own executable and by
 /// the toolkit's multi-call executable.
 public enum FeedCacheTool {
-    public static func main() -> Never {
+    /// Opens the PostgreSQL store of a connection URI, with a wait limit.
+    public typealias PostgreSQLStore = (_ uri: String, _ wait: Double) -> any FeedStore
+
+    /// The tool. Without `postgreSQL` (the static executables, which do not
+    /// link libpq), a PostgreSQL store is handed to `feed-cache-postgresql`
+    /// beside the executable, run in this process's place with the same
+    /// arguments and environment, before anything is read.
+    public static func main(postgreSQL: PostgreSQLStore? = nil) -> Never {
         let tool = Tool(
             name: "feed-cache",
             help: """
@@ -16,8 +23,9 @@ public enum FeedCacheTool {
                    feed-cache --help | --version
 
             The local cache of the feed: a SQLite file (or a JSON file, for a path
-            ending in .json) holding the feed image records last saved, the time
-            they were saved, and image data by URL. A cached feed is valid while it
+            ending in .json; or a PostgreSQL database, for a postgresql:// URI)
+            holding the feed image records last saved, the time they were saved,
+            and image data by URL. A cached feed is valid while it
             is younger than the maximum age (7 days; exactly 7 days is expired).
 
             commands:
@@ -54,7 +62,8 @@ public enum FeedCacheTool {
             options:
               --store PATH      the store (default: $FEED_STORE, else
                                 $XDG_CACHE_HOME/essential-feed/feed.sqlite, else
-                                ~/.cache/essential-feed/feed.sqlite)
+                                ~/.cache/essential-feed/feed.sqlite); a libpq URI
+                                (postgresql://..., postgres://...) names a database
               --now ISO8601     the current time, for save, load, fallback, validate
                                 and info
               --max-age AGE     how long a cached feed stays valid, e.g. 7d, 36h, 90m
@@ -72,7 +81,7 @@ public enum FeedCacheTool {
               --version         print the version and exit
 
             environment: FEED_STORE, XDG_CACHE_HOME, HOME, FEED_LOG (debug: image
-            data hits and misses).
+            data hits and misses); libpq's PG* variables and ~/.pgpass.
 
             exit status: 0 all handled, 64 usage, 65 invalid input, 66 nothing
             cached or expired, 74 store failure, 75 store busy, or the status of the
@@ -100,7 +109,8 @@ public enum FeedCacheTool {
             let now = try Clock.now(option: arguments.value("--now"))
             var path = arguments.value("--store") ?? ""
             if path.isEmpty { path = try FeedStores.defaultPath(environment: tool.environment) }
-            context = CacheContext(tool: tool, path: path, wait: wait, policy: policy, now: now)
+            if FeedStores.isPostgreSQL(path), postgreSQL == nil { throw PostgreSQLHelper.run(store: path) }
+            context = CacheContext(tool: tool, path: path, wait: wait, policy: policy, now: now, postgreSQL: postgreSQL)
         } catch {
             if error.kind == .usage { tool.usageError(error.message) }
             tool.fail(error)

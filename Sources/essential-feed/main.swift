@@ -15,7 +15,7 @@ import Glibc
 #endif
 
 let tools: [(name: String, main: () -> Never)] = [
-    ("feed-map", FeedMapTool.main), ("comments-map", CommentsMapTool.main), ("feed-cache", FeedCacheTool.main),
+    ("feed-map", FeedMapTool.main), ("comments-map", CommentsMapTool.main), ("feed-cache", { FeedCacheTool.main() }),
     ("feed-paginate", FeedPaginateTool.main), ("reldate", ReldateTool.main), ("feed-view", FeedViewTool.main),
     ("feed-serve", FeedServeTool.main),
 ]

@@ -232,23 +232,23 @@ final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageD
     }
 
     func test_twoInstancesOnOneFile_seeEachOthersWrites() throws {
-        assertThatTwoInstancesOnOneFileSeeEachOthersWrites(make: make, in: directory)
+        assertThatTwoInstancesOnOneFileSeeEachOthersWrites(make: make, at: directory.file(storeFileName))
     }
 
     func test_transaction_heldByAnInstance_makesAnotherFailWithBusyAfterItsWaitLimit() throws {
-        assertThatATransactionHeldByAnInstanceMakesAnotherFailWithBusyAfterItsWaitLimit(make: make, in: directory)
+        assertThatATransactionHeldByAnInstanceMakesAnotherFailWithBusyAfterItsWaitLimit(make: make, at: directory.file(storeFileName))
     }
 
     func test_transaction_heldByAnInstance_makesAnotherWaitThenProceed() throws {
-        assertThatATransactionHeldByAnInstanceMakesAnotherWaitThenProceed(make: make, in: directory)
+        assertThatATransactionHeldByAnInstanceMakesAnotherWaitThenProceed(make: make, at: directory.file(storeFileName))
     }
 
     func test_read_duringAnotherInstancesTransaction_seesTheLastCommittedFeed() throws {
-        assertThatAReadDuringAnotherInstancesTransactionSeesTheLastCommittedFeed(make: make, in: directory)
+        assertThatAReadDuringAnotherInstancesTransactionSeesTheLastCommittedFeed(make: make, at: directory.file(storeFileName))
     }
 
     func test_concurrentAppendsFromSeveralInstances_loseNothing() throws {
-        assertThatConcurrentAppendsFromSeveralInstancesLoseNothing(make: make, in: directory)
+        assertThatConcurrentAppendsFromSeveralInstancesLoseNothing(make: make, at: directory.file(storeFileName))
     }
 
     func test_insert_throughASymbolicLink_writesTheLinkedFileAndKeepsTheLink() throws {

@@ -5,7 +5,162 @@ import EssentialFeedInfra
 
 /// What every store on a file does beyond the FeedStore specs: files and
 /// their modes, several instances and processes on one file, locking.
-protocol FileFeedStoreSpecs {
+/// What every store that several instances (processes, hosts) share does:
+/// writers serialized with a wait limit, readers never blocked or shown a mix.
+protocol SharedFeedStoreSpecs {
+    func test_twoInstancesOnOneFile_seeEachOthersWrites() throws
+    func test_transaction_heldByAnInstance_makesAnotherFailWithBusyAfterItsWaitLimit() throws
+    func test_transaction_heldByAnInstance_makesAnotherWaitThenProceed() throws
+    func test_read_duringAnotherInstancesTransaction_seesTheLastCommittedFeed() throws
+    func test_concurrentAppendsFromSeveralInstances_loseNothing() throws
+}
+
+extension SharedFeedStoreSpecs where Self: XCTestCase {
+    func assertThatTwoInstancesOnOneFileSeeEachOthersWrites(make: @escaping StoreMaker, at path: String, named name: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        let first = make(path, 1)
+        let second = make(path, 1)
+        let image = uniqueImage()
+
+        let cached = CachedFeed(feed: [image, uniqueImage()], timestamp: anyTimestamp())
+        insert(cached, to: first, file: file, line: line)
+        expect(second, toRetrieve: cached, file: file, line: line)
+
+        insertImageData(anyImageData(), for: image.url, to: second, file: file, line: line)
+        expect(first, toRetrieveData: anyImageData(), for: image.url, file: file, line: line)
+
+        deleteCache(from: second, file: file, line: line)
+        expect(first, toRetrieve: nil, file: file, line: line)
+        expect(make(path, 1), toRetrieve: nil, file: file, line: line)
+    }
+
+    func assertThatATransactionHeldByAnInstanceMakesAnotherFailWithBusyAfterItsWaitLimit(make: @escaping StoreMaker, at path: String, named name: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        let holder = make(path, 1)
+        let waiter = make(path, 0.3)
+        let kept = CachedFeed(feed: uniqueFeed(), timestamp: anyTimestamp())
+        insert(kept, to: holder, file: file, line: line)
+
+        var waited = 0.0
+        var error: ErrorRecord?
+        do {
+            try holder.transaction { (tx) throws(ErrorRecord) in
+                try tx.insert(uniqueFeed(count: 1), timestamp: Timestamp(seconds: 1))
+                let start = StoreTestFiles.seconds()
+                error = caughtRecord({ () throws(ErrorRecord) in
+                    try waiter.transaction { (other) throws(ErrorRecord) in try other.insert(uniqueFeed(count: 3), timestamp: Timestamp(seconds: 2)) }
+                }, file: file, line: line)
+                waited = StoreTestFiles.seconds() - start
+                throw ErrorRecord(.invalidData, "abandon")
+            }
+        } catch {
+            XCTAssertEqual(error.message, "abandon", file: file, line: line)
+        }
+
+        XCTAssertEqual(error?.kind, .busy, file: file, line: line)
+        XCTAssertEqual(error?.message, "\(name ?? path): store is busy: still locked by another process after waiting 0.3 s", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(waited, 0.25, "Expected to wait about its wait limit", file: file, line: line)
+        XCTAssertLessThan(waited, 5, "Expected to stop waiting at its wait limit", file: file, line: line)
+        expect(waiter, toRetrieve: kept, file: file, line: line)
+    }
+
+    func assertThatATransactionHeldByAnInstanceMakesAnotherWaitThenProceed(make: @escaping StoreMaker, at path: String, named name: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        let first = CachedFeed(feed: uniqueFeed(), timestamp: Timestamp(seconds: 1_000))
+        let holding = DispatchSemaphore(value: 0)
+        let holderError = StoreTestBox<ErrorRecord?>(nil)
+        let holdTime = 0.4
+
+        let group = DispatchGroup()
+        group.enter()
+        Thread {
+            let holder = make(path, 10)
+            do throws(ErrorRecord) {
+                try holder.transaction { (tx) throws(ErrorRecord) in
+                    try tx.insert(first.feed, timestamp: first.timestamp)
+                    holding.signal()
+                    Thread.sleep(forTimeInterval: holdTime)
+                }
+            } catch {
+                holderError.withValue { $0 = error }
+                holding.signal()
+            }
+            group.leave()
+        }.start()
+        holding.wait()
+
+        let waiter = make(path, 10)
+        let start = StoreTestFiles.seconds()
+        var seen: CachedFeed?
+        do {
+            seen = try waiter.transaction { (tx) throws(ErrorRecord) in
+                let seen = try tx.retrieve()
+                try tx.insert((seen?.feed ?? []) + [uniqueImage()], timestamp: Timestamp(seconds: 2_000))
+                return seen
+            }
+        } catch {
+            XCTFail("Expected the waiter to proceed once the holder committed, got \(error)", file: file, line: line)
+        }
+        let waited = StoreTestFiles.seconds() - start
+        group.wait()
+
+        XCTAssertNil(holderError.current, file: file, line: line)
+        XCTAssertEqual(seen, first, "Expected the waiter to see the holder's committed feed, never a mix", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(waited, holdTime * 0.5, "Expected the waiter to wait for the holder", file: file, line: line)
+        XCTAssertEqual(try make(path, 1).retrieve()?.feed.count, first.feed.count + 1, file: file, line: line)
+    }
+
+    func assertThatAReadDuringAnotherInstancesTransactionSeesTheLastCommittedFeed(make: @escaping StoreMaker, at path: String, named name: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        let writer = make(path, 1)
+        let reader = make(path, 5)
+        let committed = CachedFeed(feed: uniqueFeed(), timestamp: anyTimestamp())
+        insert(committed, to: writer, file: file, line: line)
+
+        let replacement = CachedFeed(feed: uniqueFeed(count: 4), timestamp: Timestamp(seconds: 1_800_000_000))
+        var readTime = 0.0
+        do {
+            try writer.transaction { (tx) throws(ErrorRecord) in
+                try tx.deleteCachedFeed()
+                expect(reader, toRetrieve: committed, file: file, line: line)
+                try tx.insert(replacement.feed, timestamp: replacement.timestamp)
+                let start = StoreTestFiles.seconds()
+                expect(reader, toRetrieve: committed, file: file, line: line)
+                readTime = StoreTestFiles.seconds() - start
+            }
+        } catch {
+            XCTFail("Expected the transaction to commit, got \(error)", file: file, line: line)
+        }
+
+        XCTAssertLessThan(readTime, 1, "Expected a read not to wait for a transaction in progress", file: file, line: line)
+
+        expect(reader, toRetrieve: replacement, file: file, line: line)
+    }
+
+    func assertThatConcurrentAppendsFromSeveralInstancesLoseNothing(make: @escaping StoreMaker, at path: String, named name: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        let threads = 4
+        let appendsPerThread = 5
+        let appended = StoreTestBox<[UUID]>([])
+        let errors = StoreTestBox<[ErrorRecord]>([])
+
+        StoreTestFiles.onThreads(threads) { _ in
+            let loader = LocalFeedLoader(store: make(path, 30), currentDate: anyTimestamp)
+            for _ in 0..<appendsPerThread {
+                let image = uniqueImage()
+                do throws(ErrorRecord) {
+                    try loader.append([image])
+                    appended.withValue { $0.append(image.id) }
+                } catch {
+                    errors.withValue { $0.append(error) }
+                }
+            }
+        }
+
+        XCTAssertEqual(errors.current, [], file: file, line: line)
+        let cached = try? make(path, 1).retrieve()
+        XCTAssertEqual(cached?.feed.count, threads * appendsPerThread, "Expected every append to be kept", file: file, line: line)
+        XCTAssertEqual(Set(cached?.feed.map(\.id) ?? []), Set(appended.current), file: file, line: line)
+    }
+
+}
+
+protocol FileFeedStoreSpecs: SharedFeedStoreSpecs {
     /// The store's file name, e.g. `feed.sqlite`.
     var storeFileName: String { get }
     /// A store file of this kind, recognisably a feed cache, that cannot be read (cut short, damaged).
@@ -22,11 +177,6 @@ protocol FileFeedStoreSpecs {
     func test_unreadableFileReplacedByOneInstance_isReadableByAnotherThatHadItOpen() throws
     func test_concurrentSavesOnAnUnreadableFile_allSucceedAndLeaveOneWholeFeed() throws
     func test_emptyFile_isAnEmptyStore() throws
-    func test_twoInstancesOnOneFile_seeEachOthersWrites() throws
-    func test_transaction_heldByAnInstance_makesAnotherFailWithBusyAfterItsWaitLimit() throws
-    func test_transaction_heldByAnInstance_makesAnotherWaitThenProceed() throws
-    func test_read_duringAnotherInstancesTransaction_seesTheLastCommittedFeed() throws
-    func test_concurrentAppendsFromSeveralInstances_loseNothing() throws
     func test_insert_throughASymbolicLink_writesTheLinkedFileAndKeepsTheLink() throws
     func test_info_describesAMissingStore() throws
     func test_info_describesTheStoreAndItsContent() throws
@@ -198,153 +348,6 @@ extension FileFeedStoreSpecs where Self: XCTestCase {
         let cached = CachedFeed(feed: uniqueFeed(), timestamp: anyTimestamp())
         insert(cached, to: sut, file: file, line: line)
         expect(sut, toRetrieve: cached, file: file, line: line)
-    }
-
-    func assertThatTwoInstancesOnOneFileSeeEachOthersWrites(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
-        let path = directory.file(storeFileName)
-        let first = make(path, 1)
-        let second = make(path, 1)
-        let image = uniqueImage()
-
-        let cached = CachedFeed(feed: [image, uniqueImage()], timestamp: anyTimestamp())
-        insert(cached, to: first, file: file, line: line)
-        expect(second, toRetrieve: cached, file: file, line: line)
-
-        insertImageData(anyImageData(), for: image.url, to: second, file: file, line: line)
-        expect(first, toRetrieveData: anyImageData(), for: image.url, file: file, line: line)
-
-        deleteCache(from: second, file: file, line: line)
-        expect(first, toRetrieve: nil, file: file, line: line)
-        expect(make(path, 1), toRetrieve: nil, file: file, line: line)
-    }
-
-    func assertThatATransactionHeldByAnInstanceMakesAnotherFailWithBusyAfterItsWaitLimit(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
-        let path = directory.file(storeFileName)
-        let holder = make(path, 1)
-        let waiter = make(path, 0.3)
-        let kept = CachedFeed(feed: uniqueFeed(), timestamp: anyTimestamp())
-        insert(kept, to: holder, file: file, line: line)
-
-        var waited = 0.0
-        var error: ErrorRecord?
-        do {
-            try holder.transaction { (tx) throws(ErrorRecord) in
-                try tx.insert(uniqueFeed(count: 1), timestamp: Timestamp(seconds: 1))
-                let start = StoreTestFiles.seconds()
-                error = caughtRecord({ () throws(ErrorRecord) in
-                    try waiter.transaction { (other) throws(ErrorRecord) in try other.insert(uniqueFeed(count: 3), timestamp: Timestamp(seconds: 2)) }
-                }, file: file, line: line)
-                waited = StoreTestFiles.seconds() - start
-                throw ErrorRecord(.invalidData, "abandon")
-            }
-        } catch {
-            XCTAssertEqual(error.message, "abandon", file: file, line: line)
-        }
-
-        XCTAssertEqual(error?.kind, .busy, file: file, line: line)
-        XCTAssertEqual(error?.message, "\(path): store is busy: still locked by another process after waiting 0.3 s", file: file, line: line)
-        XCTAssertGreaterThanOrEqual(waited, 0.25, "Expected to wait about its wait limit", file: file, line: line)
-        XCTAssertLessThan(waited, 5, "Expected to stop waiting at its wait limit", file: file, line: line)
-        expect(waiter, toRetrieve: kept, file: file, line: line)
-    }
-
-    func assertThatATransactionHeldByAnInstanceMakesAnotherWaitThenProceed(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
-        let path = directory.file(storeFileName)
-        let first = CachedFeed(feed: uniqueFeed(), timestamp: Timestamp(seconds: 1_000))
-        let holding = DispatchSemaphore(value: 0)
-        let holderError = StoreTestBox<ErrorRecord?>(nil)
-        let holdTime = 0.4
-
-        let group = DispatchGroup()
-        group.enter()
-        Thread {
-            let holder = make(path, 10)
-            do throws(ErrorRecord) {
-                try holder.transaction { (tx) throws(ErrorRecord) in
-                    try tx.insert(first.feed, timestamp: first.timestamp)
-                    holding.signal()
-                    Thread.sleep(forTimeInterval: holdTime)
-                }
-            } catch {
-                holderError.withValue { $0 = error }
-                holding.signal()
-            }
-            group.leave()
-        }.start()
-        holding.wait()
-
-        let waiter = make(path, 10)
-        let start = StoreTestFiles.seconds()
-        var seen: CachedFeed?
-        do {
-            seen = try waiter.transaction { (tx) throws(ErrorRecord) in
-                let seen = try tx.retrieve()
-                try tx.insert((seen?.feed ?? []) + [uniqueImage()], timestamp: Timestamp(seconds: 2_000))
-                return seen
-            }
-        } catch {
-            XCTFail("Expected the waiter to proceed once the holder committed, got \(error)", file: file, line: line)
-        }
-        let waited = StoreTestFiles.seconds() - start
-        group.wait()
-
-        XCTAssertNil(holderError.current, file: file, line: line)
-        XCTAssertEqual(seen, first, "Expected the waiter to see the holder's committed feed, never a mix", file: file, line: line)
-        XCTAssertGreaterThanOrEqual(waited, holdTime * 0.5, "Expected the waiter to wait for the holder", file: file, line: line)
-        XCTAssertEqual(try make(path, 1).retrieve()?.feed.count, first.feed.count + 1, file: file, line: line)
-    }
-
-    func assertThatAReadDuringAnotherInstancesTransactionSeesTheLastCommittedFeed(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
-        let path = directory.file(storeFileName)
-        let writer = make(path, 1)
-        let reader = make(path, 5)
-        let committed = CachedFeed(feed: uniqueFeed(), timestamp: anyTimestamp())
-        insert(committed, to: writer, file: file, line: line)
-
-        let replacement = CachedFeed(feed: uniqueFeed(count: 4), timestamp: Timestamp(seconds: 1_800_000_000))
-        var readTime = 0.0
-        do {
-            try writer.transaction { (tx) throws(ErrorRecord) in
-                try tx.deleteCachedFeed()
-                expect(reader, toRetrieve: committed, file: file, line: line)
-                try tx.insert(replacement.feed, timestamp: replacement.timestamp)
-                let start = StoreTestFiles.seconds()
-                expect(reader, toRetrieve: committed, file: file, line: line)
-                readTime = StoreTestFiles.seconds() - start
-            }
-        } catch {
-            XCTFail("Expected the transaction to commit, got \(error)", file: file, line: line)
-        }
-
-        XCTAssertLessThan(readTime, 1, "Expected a read not to wait for a transaction in progress", file: file, line: line)
-
-        expect(reader, toRetrieve: replacement, file: file, line: line)
-    }
-
-    func assertThatConcurrentAppendsFromSeveralInstancesLoseNothing(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
-        let path = directory.file(storeFileName)
-        let threads = 4
-        let appendsPerThread = 5
-        let appended = StoreTestBox<[UUID]>([])
-        let errors = StoreTestBox<[ErrorRecord]>([])
-
-        StoreTestFiles.onThreads(threads) { _ in
-            let loader = LocalFeedLoader(store: make(path, 30), currentDate: anyTimestamp)
-            for _ in 0..<appendsPerThread {
-                let image = uniqueImage()
-                do throws(ErrorRecord) {
-                    try loader.append([image])
-                    appended.withValue { $0.append(image.id) }
-                } catch {
-                    errors.withValue { $0.append(error) }
-                }
-            }
-        }
-
-        XCTAssertEqual(errors.current, [], file: file, line: line)
-        let cached = try? make(path, 1).retrieve()
-        XCTAssertEqual(cached?.feed.count, threads * appendsPerThread, "Expected every append to be kept", file: file, line: line)
-        XCTAssertEqual(Set(cached?.feed.map(\.id) ?? []), Set(appended.current), file: file, line: line)
     }
 
     func assertThatInsertThroughASymbolicLinkWritesTheLinkedFileAndKeepsTheLink(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {

@@ -1,9 +1,39 @@
 import Foundation
 import XCTest
 
-/// feed-cache as a built executable: separate processes on real store files.
-/// Every scenario runs against both stores (SQLite, and JSON for `.json` paths).
+/// feed-cache as a built executable: separate processes on real store files
+/// and a real PostgreSQL server. Every scenario runs against each store:
+/// SQLite, JSON (for `.json` paths), and PostgreSQL (a database of its own on
+/// a throwaway server, through feed-cache-postgresql) where it is installed.
 final class FeedCacheToolTests: XCTestCase {
+    nonisolated(unsafe) static var postgreSQL: PostgreSQLServer?
+
+    override class func setUp() {
+        super.setUp()
+        do {
+            postgreSQL = try PostgreSQLServer.start()
+        } catch {
+            FileHandle.standardError.write(Data("FeedCacheToolTests: the PostgreSQL store is not tested: \(error)\n".utf8))
+        }
+    }
+
+    override class func tearDown() {
+        postgreSQL?.stop()
+        postgreSQL = nil
+        super.tearDown()
+    }
+
+    /// A new database on the tests' server, as a store URI; nil without a server.
+    static func newPostgreSQLStore() -> String? {
+        guard let server = postgreSQL else { return nil }
+        let database = "t\(UUID().uuidString.prefix(8).lowercased())"
+        do { try server.psql("CREATE DATABASE \(database)") } catch {
+            XCTFail("cannot create a database: \(error)")
+            return nil
+        }
+        return server.uri(database: database)
+    }
+
     static let image0 = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a description","location":"a location","url":"http://h/image-0"}"#
     static let image1 = #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/image-1"}"#
     static let image2 = #"{"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","url":"http://h/image-2"}"#
@@ -15,7 +45,17 @@ final class FeedCacheToolTests: XCTestCase {
         for name in ["feed.sqlite", "feed.json"] {
             try body(temporaryDirectory(self) + "/cache/" + name)
         }
+        if let uri = Self.newPostgreSQLStore() { try body(uri) }
     }
+
+    /// Runs `body` with a store path of each kind that is a file.
+    private func forEachFileStore(_ body: (String) throws -> Void) rethrows {
+        for name in ["feed.sqlite", "feed.json"] {
+            try body(temporaryDirectory(self) + "/cache/" + name)
+        }
+    }
+
+    static func isPostgreSQL(_ store: String) -> Bool { store.hasPrefix("postgresql:") }
 
     @discardableResult
     private func cache(_ arguments: String, _ store: String, stdin: String? = nil, environment: [String: String] = [:]) -> Run {
@@ -124,9 +164,9 @@ final class FeedCacheToolTests: XCTestCase {
     /// directory named "postgresql:".
     func test_store_givenAsAURL_isAUsageError_hidesThePassword_andCreatesNothing() throws {
         let dir = temporaryDirectory(self)
-        let url = "postgresql://feed:s3cret@db.example/feed"
+        let url = "mysql://feed:s3cret@db.example/feed"
         let given = sh("cd \(quoted(dir)) && feed-cache --store \(quoted(url)) save", stdin: feedA)
-        let environment = sh("cd \(quoted(dir)) && feed-cache load < /dev/null", environment: ["FEED_STORE": "postgres://feed:s3cret@db.example/feed"])
+        let environment = sh("cd \(quoted(dir)) && feed-cache load < /dev/null", environment: ["FEED_STORE": "mysql://feed:s3cret@db.example/feed"])
 
         for run in [given, environment] {
             XCTAssertEqual(run.status, 64, run.stderr)
@@ -134,7 +174,7 @@ final class FeedCacheToolTests: XCTestCase {
             XCTAssertFalse(run.stderr.contains("s3cret") || run.out.contains("s3cret"), run.stderr)
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [], "Expected nothing created")
-        XCTAssertEqual(sh("cd \(quoted(dir)) && feed-cache --store ./postgresql://x save", stdin: feedA).status, 0, "a path written as a path is one")
+        XCTAssertEqual(sh("cd \(quoted(dir)) && feed-cache --store ./mysql://x save", stdin: feedA).status, 0, "a path written as a path is one")
     }
 
     func test_save_SIGTERMWhileReadingChangesNothingAndExits143() {
@@ -204,6 +244,7 @@ final class FeedCacheToolTests: XCTestCase {
                 XCTAssertNotEqual(run.status, 0, last)
                 XCTAssertEqual(cache("load", store).out, feedA, "\(last) changed the cache in \(store)")
             }
+            if Self.isPostgreSQL(store) { return }
             XCTAssertEqual(StoreTestNames.names(in: (store as NSString).deletingLastPathComponent), [(store as NSString).lastPathComponent]
                            + (store.hasSuffix(".json") ? [(store as NSString).lastPathComponent + ".lock"] : []))
         }
@@ -304,7 +345,7 @@ final class FeedCacheToolTests: XCTestCase {
     }
 
     func test_store_isCreatedReadableByItsOwnerOnly() throws {
-        try forEachStore { store in
+        try forEachFileStore { store in
             cache("save", store, stdin: feedA)
             let file = try FileManager.default.attributesOfItem(atPath: store)
             XCTAssertEqual((file[.posixPermissions] as? NSNumber)?.intValue, 0o600, store)
@@ -432,7 +473,7 @@ final class FeedCacheToolTests: XCTestCase {
     /// A store of ours that cannot be read any more (cut short, damaged):
     /// load fails naming the path, validate resets it, and it is a cache again.
     func test_aDamagedStoreOfOurs_isAStoreErrorAndValidateResetsIt() throws {
-        try forEachStore { store in
+        try forEachFileStore { store in
             XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
             let whole = try XCTUnwrap(FileManager.default.contents(atPath: store))
             XCTAssertTrue(FileManager.default.createFile(atPath: store, contents: whole.prefix(100)))
@@ -454,7 +495,7 @@ final class FeedCacheToolTests: XCTestCase {
                     String(format: #"{"id":"%08X-0000-4000-8000-%012X","url":"http://h/%d/%d"}"#, n, i, n, i)
                 }.joined(separator: "\n") + "\n"
             }
-            let dir = (store as NSString).deletingLastPathComponent + "-inputs"
+            let dir = temporaryDirectory(self) + "/inputs-\(UUID().uuidString.prefix(8))"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             for (n, feed) in feeds.enumerated() { try feed.write(toFile: "\(dir)/\(n)", atomically: true, encoding: .utf8) }
             let run = sh(#"for n in 0 1 2 3 4 5 6 7; do feed-cache --store "$S" --wait 30 save < "$D/$n" & done; wait"#,
@@ -555,7 +596,7 @@ final class FeedCacheToolTests: XCTestCase {
             XCTAssertEqual(cache("image http://h/gone", store).status, 66)
 
             // A truncated last line stores nothing, not even the images streamed before it.
-            let other = store + ".other" + (store.hasSuffix(".json") ? ".json" : "")
+            let other = Self.isPostgreSQL(store) ? Self.newPostgreSQLStore() ?? "" : store + ".other" + (store.hasSuffix(".json") ? ".json" : "")
             let cut = cache("save-images", other, stdin: lines.joined(separator: "\n") + "\n" + #"{"url":"http://h/x","#)
             XCTAssertEqual(cut.status, 65)
             XCTAssertEqual(cache("image http://h/0", other).status, 66)

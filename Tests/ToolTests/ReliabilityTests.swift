@@ -129,10 +129,27 @@ final class ReliabilityTests: XCTestCase {
         for kind in settings.stores { try killSaves(kind) }
     }
 
+    /// The store of `kind` for a test in `directory`: a file, or a
+    /// database on a throwaway PostgreSQL server that `body` runs with.
+    private func withStore(_ kind: String, in directory: String, _ body: (String) throws -> Void) throws {
+        guard kind == "postgresql" else { return try body(directory + "/cache/feed." + kind) }
+        let server: PostgreSQLServer
+        do { server = try PostgreSQLServer.start() } catch {
+            print("reliability: the PostgreSQL store is not exercised: \(error)")
+            return
+        }
+        defer { server.stop() }
+        try server.psql("CREATE DATABASE stress")
+        try body(server.uri(database: "stress"))
+    }
+
     private func killSaves(_ kind: String) throws {
-        let started = Date()
         let directory = temporaryDirectory(self)
-        let store = directory + "/cache/feed." + kind
+        try withStore(kind, in: directory) { store in try killSaves(kind, store: store, directory: directory) }
+    }
+
+    private func killSaves(_ kind: String, store: String, directory: String) throws {
+        let started = Date()
         let inputs = [directory + "/a.ndjson", directory + "/b.ndjson"]
         let feeds = [Self.feed(prefix: "AAAA", count: settings.killRecords), Self.feed(prefix: "BBBB", count: settings.killRecords)]
         for (path, feed) in zip(inputs, feeds) { try feed.write(toFile: path, atomically: true, encoding: .utf8) }
@@ -146,7 +163,7 @@ final class ReliabilityTests: XCTestCase {
             XCTAssertEqual(save.status, 0, save.errorText)
             saveSeconds = save.seconds
         }
-        var rng = StressRandom(seed: settings.seed ^ (kind == "json" ? 0x4A53 : 0x5351))
+        var rng = StressRandom(seed: settings.seed ^ (kind == "json" ? 0x4A53 : kind == "postgresql" ? 0x5047 : 0x5351))
         var current = 1
         var killed = 0, finishedFirst = 0, keptOld = 0, committedNew = 0, corruptions = 0, leftovers = 0, otherStatuses = 0
         for attempt in 0..<settings.kills {
@@ -204,9 +221,11 @@ final class ReliabilityTests: XCTestCase {
         settings.report("kills store=\(kind) records=\(settings.killRecords) attempts=\(settings.kills) killed=\(killed) finished_before_kill=\(finishedFirst) kept_old=\(keptOld) committed_new=\(committedNew) corruptions=\(corruptions) other_statuses=\(otherStatuses) leftover_tmp_after_kill=\(leftovers) full_save_seconds=\(String(format: "%.2f", saveSeconds)) seconds=\(String(format: "%.1f", Date().timeIntervalSince(started)))")
     }
 
-    /// What is wrong with a store file, or nil: SQLite's integrity check, or the JSON document's parse.
+    /// What is wrong with a store file, or nil: SQLite's integrity check, or
+    /// the JSON document's parse. (A PostgreSQL store is the server's to keep
+    /// whole: what a load finds there is checked instead.)
     private static func storeProblem(_ store: String, kind: String) -> String? {
-        guard FileManager.default.fileExists(atPath: store) else { return nil }
+        guard kind != "postgresql", FileManager.default.fileExists(atPath: store) else { return nil }
         if kind == "json" {
             guard let data = FileManager.default.contents(atPath: store) else { return "cannot read \(store)" }
             if data.isEmpty { return nil }
@@ -226,12 +245,15 @@ final class ReliabilityTests: XCTestCase {
     }
 
     private func contend(_ kind: String) throws {
-        let started = Date()
         let directory = temporaryDirectory(self)
-        let store = directory + "/cache/feed." + kind
+        try withStore(kind, in: directory) { store in try contend(kind, store: store, directory: directory) }
+    }
+
+    private func contend(_ kind: String, store: String, directory: String) throws {
+        let started = Date()
         let wait = settings.wait
         let writers = 8, readers = 8, items = settings.items
-        var rng = StressRandom(seed: settings.seed ^ (kind == "json" ? 0xC0 : 0xC1))
+        var rng = StressRandom(seed: settings.seed ^ (kind == "json" ? 0xC0 : kind == "postgresql" ? 0xC2 : 0xC1))
         var busy = 0, loads = 0, mixed = 0, lost = 0, failures = 0, overtime = 0
         var maxSeconds = 0.0, maxBusySeconds = 0.0, maxBusyOverWait = 0.0, committedSaves = 0, committedAppends = 0
         for round in 0..<settings.rounds {
@@ -588,7 +610,8 @@ struct StressSettings: Sendable {
     /// FEED_STRESS_WAIT and FEED_STRESS_MARGIN: the --wait of each, and how much longer a process may run (defaults 2 and 3 s).
     let wait: Double
     let margin: Double
-    /// FEED_STRESS_STORES: sqlite, json or both (default).
+    /// FEED_STRESS_STORES: a comma-separated list of sqlite, json and
+    /// postgresql (default: all three; postgresql where it is installed).
     let stores: [String]
     /// FEED_STRESS_REPORT: a file the figures are appended to.
     let reportPath: String?
@@ -599,7 +622,8 @@ struct StressSettings: Sendable {
         func double(_ name: String, _ fallback: Double) -> Double { env[name].flatMap { Double($0) } ?? fallback }
         let seedText = env["FEED_STRESS_SEED"] ?? ""
         let seed = seedText.lowercased().hasPrefix("0x") ? UInt64(seedText.dropFirst(2), radix: 16) : UInt64(seedText)
-        let stores = (env["FEED_STRESS_STORES"] ?? "sqlite,json").split(separator: ",").map(String.init).filter { ["sqlite", "json"].contains($0) }
+        let stores = (env["FEED_STRESS_STORES"] ?? "sqlite,json,postgresql").split(separator: ",").map(String.init)
+            .filter { ["sqlite", "json", "postgresql"].contains($0) }
         return StressSettings(
             seed: seed ?? 0x5EED_FEED_2024_0002,
             smokeLines: int("FEED_SMOKE_LINES", 300),
@@ -610,7 +634,7 @@ struct StressSettings: Sendable {
             items: int("FEED_STRESS_ITEMS", 500),
             wait: double("FEED_STRESS_WAIT", 2),
             margin: double("FEED_STRESS_MARGIN", 3),
-            stores: stores.isEmpty ? ["sqlite", "json"] : stores,
+            stores: stores.isEmpty ? ["sqlite", "json", "postgresql"] : stores,
             reportPath: env["FEED_STRESS_REPORT"].flatMap { $0.isEmpty ? nil : $0 }
         )
     }()

@@ -34,11 +34,11 @@ import Darwin
 /// table lies in address space reserved once, committed as it grows, so it
 /// never moves and is never copied; where that cannot be reserved, it is
 /// allocated with `realloc`.
-struct IDSet: ~Copyable {
+public struct IDSet: ~Copyable {
     typealias Key = IDLog.Key
     private var table: UnsafeMutablePointer<UInt64>?
     /// Entries in the table: the sorted run, then the recent ones.
-    private(set) var count = 0
+    public private(set) var count = 0
     private var sortedCount = 0
     /// Bytes of the table usable: committed pages of the reservation, or the allocation.
     private var usableBytes = 0
@@ -58,7 +58,7 @@ struct IDSet: ~Copyable {
     /// `directory`: where the log's temporary file goes; `path`: the store,
     /// named in errors; `minimumMerge`: the fewest recent entries merged
     /// (tests make it small).
-    init(directory: String, path: String, minimumMerge: Int = 1 << 15) {
+    public init(directory: String, path: String, minimumMerge: Int = 1 << 15) {
         self.minimumMerge = minimumMerge
         self.path = path
         log = IDLog(directory: directory, path: path)
@@ -71,7 +71,7 @@ struct IDSet: ~Copyable {
 
     /// Inserts `id`; false when it was there already. Fails only when the
     /// log cannot write or read its file.
-    mutating func insert(_ id: UUID) throws(ErrorRecord) -> Bool {
+    public mutating func insert(_ id: UUID) throws(ErrorRecord) -> Bool {
         let key = Self.key(id)
         let fingerprint = key.0 >> 32
         if try containsSorted(key, fingerprint) { return false }

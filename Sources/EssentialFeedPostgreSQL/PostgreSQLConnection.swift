@@ -1,0 +1,235 @@
+import CLibpq
+import EssentialFeed
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One libpq connection, blocking, and the few calls the store makes on it.
+/// Every failure is an `ErrorRecord` naming the store (its URI with the
+/// password hidden) and what was being done.
+final class PostgreSQLConnection {
+    let connection: OpaquePointer
+    /// The store as shown in messages.
+    let name: String
+
+    /// Connects through libpq to `uri`, a connection URI or string, with
+    /// libpq's defaults, `PG*` environment variables and `~/.pgpass`: a
+    /// connection timeout of 10 seconds unless the URI or `PGCONNECT_TIMEOUT`
+    /// says otherwise, `feed-cache` as the application name unless one is
+    /// given, and UTF-8 as the client encoding whatever is given.
+    init(uri: String, name: String) throws(ErrorRecord) {
+        self.name = name
+        var keywords = ["fallback_application_name"], values = ["feed-cache"]
+        if getenv("PGCONNECT_TIMEOUT") == nil {
+            keywords.append("connect_timeout")
+            values.append("10")
+        }
+        keywords += ["dbname", "client_encoding"]
+        values += [uri, "UTF8"]
+        let k = keywords.map { strdup($0) } + [nil], v = values.map { strdup($0) } + [nil]
+        defer {
+            k.forEach { free($0) }
+            v.forEach { free($0) }
+        }
+        let connection = k.withUnsafeBufferPointer { kp in
+            v.withUnsafeBufferPointer { vp in
+                kp.withMemoryRebound(to: UnsafePointer<CChar>?.self) { kp in
+                    vp.withMemoryRebound(to: UnsafePointer<CChar>?.self) { vp in
+                        PQconnectdbParams(kp.baseAddress, vp.baseAddress, 1)
+                    }
+                }
+            }
+        }
+        guard let connection else { throw ErrorRecord(.store, "\(name): cannot connect: out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.oneLine(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw ErrorRecord(.store, "\(name): cannot connect: \(message)")
+        }
+        self.connection = connection
+        // NOTICE messages (e.g. "schema … already exists, skipping") are not the user's business.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// Whether the connection is still up (false after the server went away).
+    var isUsable: Bool { PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) == PQTRANS_IDLE }
+
+    /// libpq's multi-line message as one line: its lines joined with "; ".
+    static func oneLine(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "unknown error" }
+        let lines = String(cString: text).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingPrefix(while: { $0 == " " || $0 == "\t" }) }.filter { !$0.isEmpty }
+        return lines.isEmpty ? "unknown error" : lines.joined(separator: "; ")
+    }
+
+    /// The SQLSTATE of a failed result.
+    static func sqlState(_ result: OpaquePointer?) -> String? {
+        guard let result, let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) else { return nil }
+        return String(cString: code)
+    }
+
+    /// The failure of `result` (nil: the connection's), while `doing`.
+    func failure(_ result: OpaquePointer?, _ doing: String) -> ErrorRecord {
+        var message = ""
+        if let result, let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) {
+            message = String(cString: primary)
+        } else {
+            message = Self.oneLine(PQerrorMessage(connection))
+        }
+        return ErrorRecord(.store, "\(name): cannot \(doing): \(message)")
+    }
+
+    /// Runs `sql` (one or several statements, no parameters); a failure throws.
+    func execute(_ sql: String, _ doing: String) throws(ErrorRecord) {
+        let result = PQexec(connection, sql)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard result != nil, status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result, doing) }
+    }
+
+    /// Runs `sql` with text `parameters` (and `binary` ones after them, as
+    /// bytea), rows in text form; a failure throws. `expecting` a status other
+    /// than rows or a command's (PGRES_COPY_IN, PGRES_COPY_OUT); rows in
+    /// binary form when `binaryRows`.
+    func query(_ sql: String, _ parameters: [String?], binary: [[UInt8]] = [], expecting: ExecStatusType? = nil,
+               binaryRows: Bool = false, _ doing: String) throws(ErrorRecord) -> PostgreSQLResult {
+        let texts = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { texts.forEach { free($0) } }
+        let count = parameters.count + binary.count
+        var values = texts.map { UnsafePointer<CChar>($0) }
+        var lengths = parameters.map { _ in Int32(0) }
+        var formats = parameters.map { _ in Int32(0) }
+        var copies: [UnsafeMutablePointer<CChar>] = []
+        defer { copies.forEach { $0.deallocate() } }
+        for data in binary {
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(data.count, 1))
+            data.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: data.count) }
+            }
+            copies.append(copy)
+            values.append(UnsafePointer(copy))
+            lengths.append(Int32(data.count))
+            formats.append(1)
+        }
+        let result = PQexecParams(connection, sql, Int32(count), nil, values, lengths, formats, binaryRows ? 1 : 0)
+        let status = PQresultStatus(result)
+        guard let result, status == (expecting ?? status),
+              expecting != nil || status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let error = failure(result, doing)
+            PQclear(result)
+            throw error
+        }
+        return PostgreSQLResult(result)
+    }
+
+    /// `query` without parameters.
+    func query(_ sql: String, expecting: ExecStatusType? = nil, _ doing: String) throws(ErrorRecord) -> PostgreSQLResult {
+        try query(sql, [], expecting: expecting, doing)
+    }
+
+    /// The one integer `sql` answers.
+    func integer(_ sql: String, _ doing: String) throws(ErrorRecord) -> Int64 {
+        let result = try query(sql, doing)
+        guard result.rows == 1, let text = result.text(0, 0), let value = Int64(text) else {
+            throw ErrorRecord(.store, "\(name): cannot \(doing): an unexpected answer to \(sql)")
+        }
+        return value
+    }
+
+    /// Reads the rows of a `COPY … TO STDOUT` just started: `body` gets each
+    /// row's bytes (its newline included) for the length of the call.
+    func copyOut(_ doing: String, _ body: (UnsafeBufferPointer<UInt8>) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        while true {
+            var buffer: UnsafeMutablePointer<CChar>?
+            let count = PQgetCopyData(connection, &buffer, 0)
+            if count == -1 { break }
+            guard count >= 0, let buffer else { throw failure(nil, doing) }
+            defer { PQfreemem(buffer) }
+            try buffer.withMemoryRebound(to: UInt8.self, capacity: Int(count)) { (bytes) throws(ErrorRecord) in
+                try body(UnsafeBufferPointer(start: bytes, count: Int(count)))
+            }
+        }
+        try finishCopy(doing)
+    }
+
+    /// Ends a copy out of the server early (a reader's body failed): reads
+    /// and drops what is left, so that the connection can go on.
+    func drainCopyOut() {
+        while true {
+            var buffer: UnsafeMutablePointer<CChar>?
+            let count = PQgetCopyData(connection, &buffer, 0)
+            if let buffer { PQfreemem(buffer) }
+            if count < 0 { break }
+        }
+        while let result = PQgetResult(connection) { PQclear(result) }
+    }
+
+    /// Sends `bytes` of a `COPY … FROM STDIN` in progress.
+    func copyIn(_ bytes: UnsafeRawBufferPointer, _ doing: String) throws(ErrorRecord) {
+        guard bytes.count > 0 else { return }
+        let sent = PQputCopyData(connection, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        guard sent == 1 else { throw failure(nil, doing) }
+    }
+
+    /// Ends a `COPY … FROM STDIN` (with `error`: abandons it) and takes its result.
+    func endCopyIn(_ doing: String, error: String? = nil) throws(ErrorRecord) {
+        guard PQputCopyEnd(connection, error) == 1 else { throw failure(nil, doing) }
+        try finishCopy(doing)
+    }
+
+    private func finishCopy(_ doing: String) throws(ErrorRecord) {
+        var failed: ErrorRecord?
+        while let result = PQgetResult(connection) {
+            if failed == nil, PQresultStatus(result) != PGRES_COMMAND_OK { failed = failure(result, doing) }
+            PQclear(result)
+        }
+        if let failed { throw failed }
+    }
+
+    /// Rolls back the transaction in progress, if any; failures are ignored
+    /// (a broken connection has no transaction left on the server).
+    func rollback() {
+        switch PQtransactionStatus(connection) {
+        case PQTRANS_ACTIVE:
+            // In the middle of a copy: end it as failed, drop what comes.
+            _ = PQputCopyEnd(connection, "abandoned")
+            drainCopyOut()
+            PQclear(PQexec(connection, "ROLLBACK"))
+        case PQTRANS_INTRANS, PQTRANS_INERROR:
+            PQclear(PQexec(connection, "ROLLBACK"))
+        default:
+            break
+        }
+    }
+}
+
+/// A result with rows, cleared when released.
+final class PostgreSQLResult {
+    let result: OpaquePointer
+
+    init(_ result: OpaquePointer) { self.result = result }
+    deinit { PQclear(result) }
+
+    var rows: Int { Int(PQntuples(result)) }
+    /// Rows a command changed (`UPDATE`, `DELETE`).
+    var changed: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+
+    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
+
+    /// The value's bytes (text form, or binary for a binary result), valid while this result lives.
+    func bytes(_ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
+        let count = Int(PQgetlength(result, Int32(row), Int32(column)))
+        return value.withMemoryRebound(to: UInt8.self, capacity: count) { UnsafeBufferPointer(start: $0, count: count) }
+    }
+
+    func text(_ row: Int, _ column: Int) -> String? {
+        bytes(row, column).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

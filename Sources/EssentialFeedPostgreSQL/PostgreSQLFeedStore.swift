@@ -1,0 +1,248 @@
+import CLibpq
+import EssentialFeed
+import EssentialFeedInfra
+
+/// A store in a PostgreSQL database, through the system's libpq, for a cache
+/// that several machines share: `feed-sync` on one host, `feed-show` on others.
+///
+/// - The store is named by a libpq connection URI (`postgresql://…` or
+///   `postgres://…`); libpq's `PG*` environment variables and `~/.pgpass`
+///   fill in what it leaves out. Messages show it with its password hidden.
+/// - Its tables live in a schema of their own, `essential_feed`, created by
+///   the first write (nothing is created before: a read of a database without
+///   it finds the cache empty). The table `essential_feed.store` says whose
+///   the schema is and its version; a schema of that name that holds other
+///   tables, or a newer version, fails every operation (`.store`) and is never
+///   written. An empty schema of that name (made for us by an administrator)
+///   is used.
+/// - A write transaction is one PostgreSQL transaction holding a
+///   transaction-level advisory lock (`pg_advisory_xact_lock`), so writers
+///   are serialized across processes and hosts, waiting up to `wait` seconds
+///   (`lock_timeout`; 0: not at all) before failing with `.busy`. A save
+///   streams from standard input and cannot be replayed, so a serializable
+///   transaction that might have to start again is not an option. The lock
+///   goes with the transaction: a writer killed, or cut off, releases it when
+///   the server ends its session, and its transaction is rolled back.
+/// - A read is one `REPEATABLE READ READ ONLY` transaction: it sees one
+///   committed feed, old or new, and never waits for a writer.
+/// - Saves send the images with `COPY … FROM STDIN` as they are read; the
+///   first of each id stays (an `IDSet` in memory, 8 bytes an id). Loads read
+///   them with `COPY … TO STDOUT`: memory stays bounded on both sides.
+/// - Text is kept as `PostgreSQLText` says (NUL, which PostgreSQL's text
+///   cannot hold, as `\0`); timestamps as integer seconds and nanoseconds.
+///
+/// Not thread-safe: one instance, one connection, one thread at a time.
+public final class PostgreSQLFeedStore: FeedStore {
+    /// The store as shown in messages: the URI with its password hidden.
+    public let name: String
+    public let wait: Double
+    private let uri: String
+    private var connection: PostgreSQLConnection?
+    private var running = false
+
+    /// The schema version this release writes and reads.
+    public static let schemaVersion = 1
+    /// The schema that holds the store's tables.
+    public static let schema = "essential_feed"
+    /// What `essential_feed.store` says of a schema of ours.
+    static let application = "essential-feed feed cache"
+    /// The advisory lock of the writers: "EFed", 1.
+    static let lockKeys = (Int32(0x4546_6564), Int32(1))
+
+    /// Connects to nothing yet: the connection is made by the first transaction.
+    public init(uri: String, wait: Double) {
+        self.uri = uri
+        self.name = Self.redact(uri)
+        self.wait = wait.isNaN ? 0 : max(wait, 0)
+    }
+
+    /// `uri` with its password hidden: in the user information and in a
+    /// `password=` parameter.
+    public static func redact(_ uri: String) -> String {
+        let text = Array(Secrets.redact(uri).utf8)
+        let key = Array("password=".utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i < text.count {
+            let starts = i == 0 || [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: " ")].contains(text[i - 1])
+            if starts, i + key.count <= text.count, zip(text[i..<(i + key.count)], key).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) {
+                out += text[i..<(i + key.count)]
+                out += Secrets.mask.utf8
+                i += key.count
+                while i < text.count, ![UInt8(ascii: "&"), UInt8(ascii: " "), UInt8(ascii: "#")].contains(text[i]) { i += 1 }
+            } else {
+                out.append(text[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public func transaction<T>(_ body: (any FeedStoreTransaction) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
+        try enter()
+        defer { running = false }
+        let connection = try connect()
+        do throws(ErrorRecord) {
+            try connection.execute("BEGIN", "begin a transaction")
+            try lock(connection)
+            let tx = PostgreSQLTransaction(connection)
+            defer { tx.end() }
+            switch try schemaState(connection) {
+            case .missing: try createSchema(connection)
+            case .current: break
+            }
+            let result = try body(tx)
+            try tx.commit()
+            return result
+        } catch {
+            connection.rollback()
+            throw error
+        }
+    }
+
+    public func read<T>(_ body: (any FeedStoreReader) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
+        try enter()
+        defer { running = false }
+        let connection = try connect()
+        do throws(ErrorRecord) {
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "begin a transaction")
+            let result: T
+            switch try schemaState(connection) {
+            case .missing:
+                result = try body(FeedStoreSnapshotTransaction(FeedStoreSnapshot()))
+            case .current:
+                let reader = PostgreSQLTransaction(connection)
+                defer { reader.end() }
+                result = try body(reader)
+            }
+            try connection.execute("COMMIT", "read")
+            return result
+        } catch {
+            connection.rollback()
+            throw error
+        }
+    }
+
+    public func info() throws(ErrorRecord) -> FeedStoreInfo {
+        try enter()
+        defer { running = false }
+        let connection = try connect()
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "begin a transaction")
+        defer { connection.rollback() }
+        guard try schemaState(connection) == .current else {
+            return FeedStoreInfo(kind: "postgresql", path: name, exists: false, schemaVersion: nil,
+                                 itemCount: nil, timestamp: nil, imageDataCount: 0, imageDataBytes: 0)
+        }
+        let reader = PostgreSQLTransaction(connection)
+        defer { reader.end() }
+        let header = try reader.retrieveHeader()
+        let (dataCount, dataBytes) = try reader.imageDataSummary()
+        return FeedStoreInfo(kind: "postgresql", path: name, exists: true, schemaVersion: Self.schemaVersion,
+                             itemCount: header?.count, timestamp: header?.timestamp, imageDataCount: dataCount, imageDataBytes: dataBytes)
+    }
+
+    /// One transaction at a time per instance (one connection).
+    private func enter() throws(ErrorRecord) {
+        guard !running else { throw ErrorRecord(.internal, "\(name): a transaction is already running on this store instance") }
+        running = true
+    }
+
+    /// The connection, made at the first use and again when the last one broke.
+    private func connect() throws(ErrorRecord) -> PostgreSQLConnection {
+        if let connection, connection.isUsable { return connection }
+        connection = nil
+        let made = try PostgreSQLConnection(uri: uri, name: name)
+        connection = made
+        return made
+    }
+
+    /// Takes the writers' advisory lock, waiting up to `wait` seconds.
+    private func lock(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
+        let keys = "\(Self.lockKeys.0), \(Self.lockKeys.1)"
+        if wait == 0 {
+            guard try connection.query("SELECT pg_try_advisory_xact_lock(\(keys))", "lock").text(0, 0) == "t" else {
+                throw FeedStores.busy(name, wait: wait)
+            }
+            return
+        }
+        let milliseconds = max(1, Int((wait * 1000).rounded(.up)))
+        try connection.execute("SET LOCAL lock_timeout = \(milliseconds)", "lock")
+        do throws(ErrorRecord) {
+            _ = try connection.query("SELECT pg_advisory_xact_lock(\(keys))", "lock")
+        } catch {
+            // 55P03: lock_not_available, the lock timeout.
+            if error.message.contains("lock timeout") { throw FeedStores.busy(name, wait: wait) }
+            throw error
+        }
+        try connection.execute("SET LOCAL lock_timeout = 0", "lock")
+    }
+
+    enum SchemaState { case missing, current }
+
+    /// Whether the store's schema is there and ours, at this version.
+    private func schemaState(_ connection: PostgreSQLConnection) throws(ErrorRecord) -> SchemaState {
+        let tables = try connection.query("""
+            SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+            """, [Self.schema], "read the schema")
+        guard tables.rows > 0 else { return .missing }
+        let names = Set((0..<tables.rows).compactMap { tables.text($0, 0) })
+        guard names.contains("store") else { throw foreign("its tables are not a feed cache's (no \(Self.schema).store)") }
+        let marks: PostgreSQLResult
+        do throws(ErrorRecord) {
+            marks = try connection.query("SELECT application, schema_version FROM \(Self.schema).store", "read the schema")
+        } catch {
+            throw foreign("\(Self.schema).store is not a feed cache's")
+        }
+        guard marks.rows == 1, marks.text(0, 0) == Self.application, let version = marks.text(0, 1).flatMap({ Int($0) }) else {
+            throw foreign("\(Self.schema).store is not a feed cache's")
+        }
+        guard version == Self.schemaVersion else {
+            if version > Self.schemaVersion {
+                throw ErrorRecord(.store, "\(name): the feed cache's schema is version \(version), newer than this release's (\(Self.schemaVersion)): upgrade essential-feed")
+            }
+            throw foreign("unknown schema version \(version)")
+        }
+        guard names.isSuperset(of: ["feed_cache", "feed_image", "image_data"]) else {
+            throw foreign("tables are missing from \(Self.schema)")
+        }
+        return .current
+    }
+
+    private func foreign(_ reason: String) -> ErrorRecord {
+        ErrorRecord(.store, "\(name): the schema \(Self.schema) is not a feed cache of this toolkit's: \(reason); nothing was changed")
+    }
+
+    private func createSchema(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
+        let s = Self.schema
+        try connection.execute("""
+            CREATE SCHEMA IF NOT EXISTS \(s);
+            CREATE TABLE \(s).store (
+                singleton integer PRIMARY KEY CHECK (singleton = 1),
+                application text NOT NULL,
+                schema_version integer NOT NULL
+            );
+            INSERT INTO \(s).store VALUES (1, '\(Self.application)', \(Self.schemaVersion));
+            CREATE TABLE \(s).feed_cache (
+                singleton integer PRIMARY KEY CHECK (singleton = 1),
+                timestamp_seconds bigint NOT NULL,
+                timestamp_nanoseconds integer NOT NULL CHECK (timestamp_nanoseconds BETWEEN 0 AND 999999999),
+                validators_url text,
+                etag text,
+                last_modified text
+            );
+            CREATE TABLE \(s).feed_image (
+                position bigint PRIMARY KEY,
+                id text NOT NULL,
+                description text,
+                location text,
+                url text NOT NULL,
+                data_key text
+            );
+            CREATE TABLE \(s).image_data (
+                url text PRIMARY KEY,
+                data bytea NOT NULL
+            );
+            """, "create the store's schema")
+    }
+}

@@ -1,0 +1,1 @@
+../EssentialFeedInfraTests/PostgreSQLServer.swift

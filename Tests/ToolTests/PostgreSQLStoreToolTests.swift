@@ -1,0 +1,158 @@
+import Foundation
+import XCTest
+
+/// feed-cache on a PostgreSQL store, as users meet it: the URI in FEED_STORE
+/// or libpq's PG* variables, a database that cannot be reached, a schema that
+/// is not ours, a writer holding the lock, a writer killed mid-save. The
+/// scenarios every store shares run in FeedCacheToolTests.
+final class PostgreSQLStoreToolTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: PostgreSQLServer?
+    nonisolated(unsafe) private static var unavailable: Error?
+    private var database = ""
+    private var server: PostgreSQLServer { Self.shared! }
+    private var store: String { server.uri(database: database) }
+
+    static let feedA = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a description","location":"a location","url":"http://h/image-0"}"#
+        + "\n" + #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/image-1"}"# + "\n"
+
+    override class func setUp() {
+        super.setUp()
+        do { shared = try PostgreSQLServer.start() } catch { unavailable = error }
+    }
+
+    override class func tearDown() {
+        shared?.stop()
+        shared = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        if let unavailable = Self.unavailable { throw unavailable }
+        database = "t\(UUID().uuidString.prefix(8).lowercased())"
+        try server.psql("CREATE DATABASE \(database)")
+    }
+
+    func test_store_inFEED_STORE_orFromLibpqsVariables_savesAndLoads_andInfoNamesIt() {
+        let save = sh("feed-cache save", stdin: Self.feedA, environment: ["FEED_STORE": store])
+        XCTAssertEqual(save.status, 0, save.stderr)
+        // postgres:// with nothing else: libpq's PGHOST, PGUSER and PGDATABASE say where.
+        let load = sh("feed-cache load < /dev/null", environment: ["FEED_STORE": "postgres://", "PGHOST": server.directory, "PGUSER": server.user, "PGDATABASE": database])
+        XCTAssertEqual(load.status, 0, load.stderr)
+        XCTAssertEqual(load.out, Self.feedA)
+
+        let info = sh("feed-cache info < /dev/null", environment: ["FEED_STORE": store]).records().first
+        XCTAssertEqual(info?["store"] as? String, "postgresql")
+        XCTAssertEqual(info?["path"] as? String, store)
+        XCTAssertEqual(info?["items"] as? Int, 2)
+        XCTAssertEqual(info?["schema_version"] as? Int, 1)
+        XCTAssertEqual(try server.psql("SELECT application, schema_version FROM essential_feed.store", database: database), "essential-feed feed cache|1\n")
+    }
+
+    func test_readsAndDeletes_ofADatabaseWithoutTheStore_createNothing() throws {
+        for command in ["load", "validate", "delete", "info", "image http://h/a"] {
+            _ = sh("feed-cache --store \(quoted(store)) \(command) < /dev/null")
+        }
+        XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'essential_feed'", database: database), "0\n")
+    }
+
+    func test_unreachableDatabase_isAStoreError74_withThePasswordHidden() {
+        // Port 1 on the loopback: nothing listens there.
+        let unreachable = "postgresql://feed:s3cret@127.0.0.1:1/feed?connect_timeout=2"
+        for command in ["save", "load", "info"] {
+            let run = sh("feed-cache --store \(quoted(unreachable)) \(command)", stdin: Self.feedA)
+            XCTAssertEqual(run.status, 74, command + ": " + run.stderr)
+            XCTAssertEqual(run.records().first?["error"] as? String, "store", command)
+            XCTAssertTrue(run.stderr.contains("postgresql://feed:***@127.0.0.1:1/feed?connect_timeout=2: cannot connect: "), run.stderr)
+            XCTAssertFalse(run.stderr.contains("s3cret") || run.out.contains("s3cret"), run.stderr)
+        }
+        let password = sh("feed-cache --store 'postgresql://127.0.0.1:1/feed?password=s3cret&connect_timeout=2' load < /dev/null")
+        XCTAssertEqual(password.status, 74)
+        XCTAssertTrue(password.stderr.contains("?password=***&connect_timeout=2"), password.stderr)
+        XCTAssertFalse(password.stderr.contains("s3cret") || password.out.contains("s3cret"), password.stderr)
+    }
+
+    func test_fallback_withTheDatabaseUnreachable_writesTheInputsErrorAndExitsWithItsStatus() {
+        let unreachable = "postgresql://127.0.0.1:1/feed?connect_timeout=2"
+        let error = #"{"error":"connectivity","message":"refused"}"#
+        let run = sh("feed-cache --store \(quoted(unreachable)) fallback", stdin: error + "\n")
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertEqual(run.lines.first, error)
+        XCTAssertTrue(run.stderr.contains("cannot connect"), run.stderr)
+    }
+
+    func test_aSchemaOfTheStoresNameHoldingOtherTables_isRefused74_andLeftAlone() throws {
+        try server.psql("CREATE SCHEMA essential_feed; CREATE TABLE essential_feed.notes (note text); INSERT INTO essential_feed.notes VALUES ('theirs')",
+                        database: database)
+        for command in ["save", "load", "validate", "delete"] {
+            let run = sh("feed-cache --store \(quoted(store)) \(command)", stdin: Self.feedA)
+            XCTAssertEqual(run.status, 74, command + ": " + run.stderr)
+            XCTAssertTrue(run.stderr.contains("the schema essential_feed is not a feed cache of this toolkit's"), run.stderr)
+        }
+        XCTAssertEqual(try server.psql("SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE nspname = 'essential_feed'",
+                                       database: database), "notes\n")
+        XCTAssertEqual(try server.psql("TABLE essential_feed.notes", database: database), "theirs\n")
+    }
+
+    func test_aNewerSchemaVersion_isRefused74() throws {
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+        try server.psql("UPDATE essential_feed.store SET schema_version = 2", database: database)
+        let run = sh("feed-cache --store \(quoted(store)) load < /dev/null")
+        XCTAssertEqual(run.status, 74)
+        XCTAssertTrue(run.stderr.contains("schema is version 2, newer than this release's (1)"), run.stderr)
+    }
+
+    func test_writerHoldingTheLock_onAnotherConnection_makesASaveBusy75AfterItsWait() throws {
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+        // Another host's writer: the advisory lock held by a session of psql for 3 seconds.
+        let holder = sh("""
+            psql -X -q -h \(quoted(server.directory)) -U \(server.user) -d \(database) \
+              -c 'BEGIN' -c 'SELECT pg_advisory_xact_lock(1162241380, 1)' -c 'SELECT pg_sleep(3)' -c 'COMMIT' > /dev/null &
+            sleep 0.5
+            start=$(date +%s%N)
+            printf '%s\\n' '{"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","url":"http://h/image-2"}' | feed-cache --store "$S" --wait 0.5 save
+            echo "status $? after $(( ($(date +%s%N) - start) / 1000000 )) ms"
+            wait
+            """, environment: ["S": store])
+        XCTAssertTrue(holder.out.contains("status 75 after "), holder.out + holder.stderr)
+        XCTAssertTrue(holder.lines.first?.hasPrefix(#"{"error":"busy","#) == true, holder.out)
+        let status = holder.lines.first { $0.hasPrefix("status ") } ?? ""
+        let waited = Int(status.split(separator: " ")[safe: 3].map(String.init) ?? "") ?? -1
+        XCTAssertGreaterThanOrEqual(waited, 450, holder.out)
+        XCTAssertLessThan(waited, 2500, holder.out)
+        XCTAssertTrue(holder.stderr.contains("store is busy: still locked by another process after waiting 0.5 s"), holder.stderr)
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) load < /dev/null").out, Self.feedA)
+    }
+
+    func test_writerKilledMidSave_leavesTheOldFeed_andReleasesTheLock() throws {
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+        // 3 MB of records (past what a save reads before it opens the store), then a pause: kill -9 then.
+        let records = (0..<30_000).map { String(format: #"{"id":"%08X-0000-4000-8000-000000000000","url":"http://h/%d"}"#, $0, $0) }
+            .joined(separator: "\n") + "\n"
+        let input = temporaryDirectory(self) + "/records.ndjson"
+        try records.write(toFile: input, atomically: true, encoding: .utf8)
+        let run = sh(#"""
+            { cat "$I"; sleep 10; } | feed-cache --store "$S" save & pid=$!
+            sleep 1.5; kill -9 $pid; wait $pid; echo "killed $?"
+            """#, environment: ["S": store, "I": input], timeout: 30)
+        XCTAssertEqual(run.out, "killed 137\n", run.stderr)
+        let load = sh("feed-cache --store \(quoted(store)) load < /dev/null")
+        XCTAssertEqual(load.out, Self.feedA, load.stderr)
+        let next = sh("feed-cache --store \(quoted(store)) --wait 2 save", stdin: records)
+        XCTAssertEqual(next.status, 0, "Expected the killed writer's lock released: \(next.stderr)")
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) load < /dev/null").lines.count, 30_000)
+    }
+
+    func test_withoutItsHelperBesideIt_feedCacheSaysWhatIsMissing_74() throws {
+        // A feed-cache copied alone: it cannot find feed-cache-postgresql beside itself.
+        let dir = temporaryDirectory(self)
+        let copy = dir + "/feed-cache"
+        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: Products.path("feed-cache")).resolvingSymlinksInPath().path, toPath: copy)
+        let run = sh("\(quoted(copy)) --store \(quoted(store)) load < /dev/null")
+        XCTAssertEqual(run.status, 74, run.stderr)
+        XCTAssertTrue(run.stderr.contains("a PostgreSQL store needs \(dir)/feed-cache-postgresql, which cannot be run: No such file or directory"), run.stderr)
+    }
+}
+
+private extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

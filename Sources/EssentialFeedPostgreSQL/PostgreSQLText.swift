@@ -55,16 +55,35 @@ enum PostgreSQLText {
             out += [backslash, UInt8(ascii: "N")]
             return
         }
-        for byte in bytes {
+        // Runs of bytes that need no escape are copied whole.
+        var run = 0
+        for i in 0..<bytes.count {
+            let byte = bytes[i]
+            if byte > 13 && byte != backslash { continue }
+            let escape: UInt8
             switch byte {
-            case backslash: out += [backslash, backslash, backslash, backslash]
-            case 0: out += [backslash, backslash, UInt8(ascii: "0")]
-            case 9: out += [backslash, UInt8(ascii: "t")]
-            case 10: out += [backslash, UInt8(ascii: "n")]
-            case 13: out += [backslash, UInt8(ascii: "r")]
-            default: out.append(byte)
+            case backslash: escape = backslash
+            case 0: escape = 0
+            case 9: escape = UInt8(ascii: "t")
+            case 10: escape = UInt8(ascii: "n")
+            case 13: escape = UInt8(ascii: "r")
+            default: continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+            run = i + 1
+            switch escape {
+            case backslash:
+                for _ in 0..<4 { out.append(backslash) }
+            case 0:
+                out.append(backslash)
+                out.append(backslash)
+                out.append(UInt8(ascii: "0"))
+            default:
+                out.append(backslash)
+                out.append(escape)
             }
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
     }
 
     /// Splits one row of a `COPY … TO STDOUT` in text format (its newline

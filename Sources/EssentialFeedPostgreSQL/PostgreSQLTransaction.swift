@@ -131,7 +131,10 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
         writer?.end()
         writer = nil
         var ids = IDSet(directory: Self.temporaryDirectory, path: name)
-        var next: Int64 = 0
+        // Positions only ever grow, also past a replaced feed's: an insert then
+        // never meets the deleted rows' keys in the primary key's index (each
+        // such meeting costs a visit to the heap), and goes to its last page.
+        let next = try connection.integer("SELECT coalesce(max(position) + 1, 0) FROM \(Self.s).feed_image", "read")
         if keepingCachedImages {
             _ = try connection.query("COPY (SELECT id FROM \(Self.s).feed_image ORDER BY position) TO STDOUT", expecting: PGRES_COPY_OUT, "read")
             var item = 0
@@ -146,7 +149,6 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
                 connection.drainCopyOut()
                 throw error
             }
-            next = try connection.integer("SELECT coalesce(max(position) + 1, 0) FROM \(Self.s).feed_image", "read")
         } else {
             try connection.execute("DELETE FROM \(Self.s).feed_image", "write")
         }

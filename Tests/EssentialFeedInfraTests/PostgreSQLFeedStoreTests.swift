@@ -222,6 +222,20 @@ final class PostgreSQLFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedIm
         assertThatConcurrentAppendsFromSeveralInstancesLoseNothing(make: make, at: uri)
     }
 
+    // MARK: The PostgreSQL store's own
+
+    /// A replacing save gives its rows positions past the replaced feed's, so
+    /// that no insert meets a deleted row's key in the primary key's index.
+    func test_insert_overAFeed_givesPositionsPastTheReplacedFeeds() throws {
+        let sut = makeSUT()
+        try sut.insert(uniqueFeed(count: 2), timestamp: anyTimestamp())
+        let replacement = uniqueFeed(count: 3)
+        try sut.insert(replacement, timestamp: anyTimestamp())
+
+        XCTAssertEqual(try server.psql("SELECT string_agg(position::text, ',' ORDER BY position) FROM essential_feed.feed_image", database: database), "2,3,4\n")
+        XCTAssertEqual(try sut.retrieve()?.feed, replacement)
+    }
+
     // MARK: Helpers
 
     private var uri: String { server.uri(database: database) }

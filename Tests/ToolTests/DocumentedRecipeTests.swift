@@ -12,6 +12,21 @@ final class DocumentedRecipeTests: XCTestCase {
         "feed-sync", "feed-show", "feed-comments", "curl",
     ]
     let acceptanceID = "2AB2AE66-A4B7-4A16-B374-51BBAC8DB086"
+    /// The shared database the documents name, run as a throwaway server's.
+    static let documentedDatabase = "postgresql://feed@db.example/feed"
+
+    /// A throwaway PostgreSQL server with a database `feed`, for the lines
+    /// that name `documentedDatabase`; nil (said once) where none can run.
+    private func sharedDatabase() -> (PostgreSQLServer, String)? {
+        do {
+            let server = try PostgreSQLServer.start()
+            try server.psql("CREATE DATABASE feed")
+            return (server, server.uri(database: "feed"))
+        } catch {
+            print("DocumentedRecipeTests: the lines that name \(Self.documentedDatabase) are not run: \(error)")
+            return nil
+        }
+    }
 
     // MARK: The documents
 
@@ -73,7 +88,8 @@ final class DocumentedRecipeTests: XCTestCase {
                 var command = line
                 if let hash = command.range(of: " # ") { command = String(command[..<hash.lowerBound]) }
                 command = command.trimmingCharacters(in: .whitespaces)
-                guard let first = command.split(separator: " ").first, commands.contains(String(first)) else { return nil }
+                // Variables set for the command (NAME=value) come before it.
+                guard let first = command.split(separator: " ").first(where: { !$0.contains("=") }), commands.contains(String(first)) else { return nil }
                 return (block.source, command)
             }
         }
@@ -126,10 +142,24 @@ final class DocumentedRecipeTests: XCTestCase {
     func test_everyRecipe_online_exits0() throws {
         let server = try Served(test: self)
         let store = temporaryDirectory(self) + "/feed.sqlite"
-        let env = ["FEED_BASE_URL": server.base, "FEED_STORE": store, "ID": acceptanceID, "NO_COLOR": "1", "LANG": "C.UTF-8", "LC_ALL": ""]
-        for recipe in Self.recipes(try Self.allBlocks()) where !recipe.line.contains("feed-serve") && !recipe.line.contains("feed-sync") {
-            let run = sh(recipe.line, environment: env)
+        // The scripts too (installed beside the tools, or in the repository's scripts/).
+        let path = [Products.directory, Self.root.path + "/scripts", ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].joined(separator: ":")
+        let env = ["FEED_BASE_URL": server.base, "FEED_STORE": store, "ID": acceptanceID, "NO_COLOR": "1", "LANG": "C.UTF-8", "LC_ALL": "", "PATH": path]
+        let recipes = Self.recipes(try Self.allBlocks()).filter { !$0.line.contains("feed-serve") && !$0.line.contains("feed-sync") }
+        let shared = recipes.contains { $0.line.contains(Self.documentedDatabase) } ? sharedDatabase() : nil
+        defer { shared?.0.stop() }
+        for recipe in recipes {
+            var line = recipe.line
+            if line.contains(Self.documentedDatabase) {
+                guard let (_, uri) = shared else { continue }
+                line = line.replacingOccurrences(of: Self.documentedDatabase, with: quoted(uri))
+            }
+            let run = sh(line, environment: env)
             XCTAssertEqual(run.status, 0, "\(recipe.source): \(recipe.line)\n\(run.stderr)")
+        }
+        if let (_, uri) = shared {
+            XCTAssertEqual(sh("feed-cache info", environment: env.merging(["FEED_STORE": uri]) { $1 }).records().first?["status"] as? String, "valid",
+                           "the shared database's recipes left a valid cache")
         }
         XCTAssertEqual(sh("feed-cache info", environment: env).records().first?["status"] as? String, "valid")
     }
@@ -209,19 +239,28 @@ final class DocumentedRecipeTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/share/man/index.db") || sh("command -v mandb").status != 0,
                           "mandb indexed the pages")
         }
-        for tab in Self.crontabs(try Self.allBlocks()) {
+        let tabs = Self.crontabs(try Self.allBlocks())
+        let shared = tabs.contains { $0.variables.contains { $0.1 == Self.documentedDatabase } } ? sharedDatabase() : nil
+        defer { shared?.0.stop() }
+        for tab in tabs {
             let home = temporaryDirectory(self)
             var env = ["PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "HOME": home, "LOGNAME": "cron-test"]
+            var store = home + "/.cache/essential-feed/feed.sqlite"
             for (name, value) in tab.variables {
                 env[name] = value.replacingOccurrences(of: "/usr/local", with: prefix)
                     .replacingOccurrences(of: "https://feed.example.com", with: server.base)
+                if value == Self.documentedDatabase {
+                    guard let (_, uri) = shared else { continue }
+                    env[name] = uri
+                    store = uri
+                }
             }
+            if env["FEED_STORE"] == Self.documentedDatabase { continue }
             for job in tab.jobs {
                 let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }.joined(separator: " ")
                 let run = sh("env -i \(assignments) /bin/sh -c \(quoted(job))", timeout: 60)
                 XCTAssertEqual(run.status, 0, "\(tab.source): \(job)\n\(run.out)\(run.stderr)")
                 XCTAssertEqual(run.out + run.stderr, "", "cron mails any output: \(tab.source): \(job)")
-                let store = home + "/.cache/essential-feed/feed.sqlite"
                 let info = sh("feed-cache --store \(quoted(store)) info").records().first
                 XCTAssertEqual(info?["status"] as? String, "valid", "\(tab.source): \(job) left no valid cache")
             }

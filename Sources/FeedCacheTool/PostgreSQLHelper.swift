@@ -1,5 +1,6 @@
 import EssentialFeed
 import EssentialFeedInfra
+import FeedCLI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,10 +23,15 @@ enum PostgreSQLHelper {
 
     /// Runs the helper in place of this process; returns only when it
     /// cannot: the error to report (`store`, 74).
+    /// The helper is given the tool's own arguments under the name
+    /// feed-cache, also when this is the multi-call executable run as
+    /// `essential-feed feed-cache ARGUMENTS`.
     static func run(store: String) -> ErrorRecord {
         let helper = directoryOfThisExecutable() + "/" + name
-        execv(helper, CommandLine.unsafeArgv)
+        let argv = (["feed-cache"] + Invocation.arguments).map { strdup($0) } + [nil]
+        execv(helper, argv)
         let reason = String(cString: strerror(errno))
+        argv.forEach { free($0) }
         return ErrorRecord(.store, "\(Secrets.redact(store)): a PostgreSQL store needs \(helper), which cannot be run: \(reason)")
     }
 

@@ -142,6 +142,17 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) load < /dev/null").lines.count, 30_000)
     }
 
+    /// The multi-call executable run as `essential-feed feed-cache …` hands
+    /// the helper the tool's own arguments.
+    func test_multiCallExecutable_runAsEssentialFeedFeedCache_handsThePostgreSQLStoreOver() {
+        let beside = Products.path("essential-feed")
+        let path = FileManager.default.fileExists(atPath: beside) ? beside : Products.directory + "/../libexec/essential-feed/essential-feed"
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+        let run = sh("\(quoted(path)) feed-cache --store \(quoted(store)) load < /dev/null")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.out, Self.feedA)
+    }
+
     func test_withoutItsHelperBesideIt_feedCacheSaysWhatIsMissing_74() throws {
         // A feed-cache copied alone: it cannot find feed-cache-postgresql beside itself.
         let dir = temporaryDirectory(self)

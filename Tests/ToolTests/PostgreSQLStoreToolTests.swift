@@ -48,6 +48,22 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(try server.psql("SELECT application, schema_version FROM essential_feed.store", database: database), "essential-feed feed cache|1\n")
     }
 
+    /// feed-sync keeps its lock for a database in the user's cache, and
+    /// makes nothing where it runs (no `postgresql:` folder).
+    func test_feedSync_onADatabase_makesNothingInTheWorkingDirectory() throws {
+        let served = try Served(test: self)
+        let cwd = temporaryDirectory(self), home = temporaryDirectory(self)
+        let run = sh(#"cd "$W" && "$S/feed-sync""#, environment: [
+            "W": cwd, "HOME": home, "XDG_CACHE_HOME": "", "S": AcceptanceTests.scripts, "FEED_STORE": store, "FEED_BASE_URL": served.base,
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cwd), [])
+        let locks = try FileManager.default.contentsOfDirectory(atPath: home + "/.cache/essential-feed")
+        XCTAssertEqual(locks.count, 1)
+        XCTAssertTrue(locks.first?.hasPrefix("sync-") == true && locks.first?.hasSuffix(".lock") == true, "\(locks)")
+        XCTAssertEqual(sh("feed-cache info < /dev/null", environment: ["FEED_STORE": store]).records().first?["items"] as? Int, 3)
+    }
+
     func test_readsAndDeletes_ofADatabaseWithoutTheStore_createNothing() throws {
         for command in ["load", "validate", "delete", "info", "image http://h/a"] {
             _ = sh("feed-cache --store \(quoted(store)) \(command) < /dev/null")

@@ -80,14 +80,29 @@ public final class Spool {
     /// time (so a signal that ends the tool never leaves half a record),
     /// one at a time when `output` writes per record; then holds nothing.
     public func write(to output: Output) throws(ErrorRecord) {
-        func emit(_ lines: ArraySlice<UInt8>) {
+        try drain { (lines) throws(ErrorRecord) in
             guard output.writesPerRecord else { return output.raw(lines) }
-            var start = lines.startIndex
-            while start < lines.endIndex, let newline = lines[start...].firstIndex(of: 0x0A) {
-                output.line(lines[start..<newline])
-                start = newline + 1
-            }
+            Self.split(lines, output.line)
         }
+    }
+
+    /// Calls `body` with every record kept, in order, each without its
+    /// newline; then holds nothing.
+    public func forEachLine(_ body: (ArraySlice<UInt8>) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        try drain { (lines) throws(ErrorRecord) in try Self.split(lines, body) }
+    }
+
+    private static func split<E: Error>(_ lines: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) throws(E) -> Void) throws(E) {
+        var start = lines.startIndex
+        while start < lines.endIndex, let newline = lines[start...].firstIndex(of: 0x0A) {
+            try body(lines[start..<newline])
+            start = newline + 1
+        }
+    }
+
+    /// Hands every record kept to `emit`, whole records at a time, in order;
+    /// then holds nothing.
+    private func drain(_ emit: (ArraySlice<UInt8>) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
         if spilled > 0 {
             try settle()
             lseek(file, 0, SEEK_SET)
@@ -105,19 +120,19 @@ public final class Spool {
                     continue
                 }
                 if pending.isEmpty {
-                    emit(chunk[0...end])
+                    try emit(chunk[0...end])
                 } else {
                     pending.append(contentsOf: chunk[0...end])
-                    emit(pending[...])
+                    try emit(pending[...])
                     pending.removeAll(keepingCapacity: true)
                 }
                 pending.append(contentsOf: chunk[(end + 1)..<n])
             }
-            if !pending.isEmpty { emit(pending[...]) }
+            if !pending.isEmpty { try emit(pending[...]) }
             rewind()
         }
         if !memory.isEmpty {
-            emit(memory[...])
+            try emit(memory[...])
             memory.removeAll(keepingCapacity: true)
         }
     }

@@ -146,8 +146,68 @@ struct CacheContext {
     /// never keeps the store's writers waiting; a damaged item then writes its
     /// error record alone. To a file or `/dev/null` they are written as the
     /// rows are read.
-    func load() {
-        if let failure = writeCachedFeed() { tool.fail(failure) }
+    func load(images: Bool = false, cachedAt: Bool = false) {
+        let failure = images || cachedAt ? writeCachedFeedForView(images: images, cachedAt: cachedAt) : writeCachedFeed()
+        if let failure { tool.fail(failure) }
+    }
+
+    /// What a load found, as the failure to report: none when the feed was found.
+    private func failure(of summary: FeedCacheLoadSummary) -> ErrorRecord? {
+        switch summary {
+        case .found: nil
+        case .empty: ErrorRecord(.notFound, "nothing cached in \(path)")
+        case let .expired(cached): ErrorRecord(.notFound, "the cache in \(path) expired at \(policy.expiry(of: cached.timestamp).iso8601)")
+        }
+    }
+
+    /// The url of a feed image record this tool wrote.
+    private static func url(of line: ArraySlice<UInt8>) -> String? {
+        guard let document = try? RecordLine.parse(line, lineNumber: 0) else { return nil }
+        return document.member(document.root, "url").flatMap { document.string($0) }
+    }
+
+    /// Writes the valid cached feed (see `load`) with what a view needs added
+    /// to each record: its image's stored data (`image_data_base64`, when
+    /// there is some) and when the feed was cached (`cached_at`). The records
+    /// wait in a spool while the store lends them; their data is then read in
+    /// the same read transaction. Memory holds one image's data at a time.
+    private func writeCachedFeedForView(images: Bool, cachedAt: Bool) -> ErrorRecord? {
+        var record: [UInt8] = []
+        let kept = Spool(name: "feed-cache", environment: tool.environment, memoryLimit: 2 << 20)
+        let later = Self.outputCanStall ? Spool(name: "feed-cache", environment: tool.environment, memoryLimit: 2 << 20) : nil
+        let output = tool.output
+        do throws(ErrorRecord) {
+            let summary = try loader().load(visiting: { (image) throws(ErrorRecord) in
+                record.removeAll(keepingCapacity: true)
+                image.appendRecord(to: &record)
+                try kept.append(line: record)
+            }, afterwards: { (header, imageData) throws(ErrorRecord) in
+                var stamp: [UInt8] = []
+                header.timestamp.appendISO8601(to: &stamp)
+                try kept.forEachLine { (line) throws(ErrorRecord) in
+                    record.removeAll(keepingCapacity: true)
+                    record.append(contentsOf: line.dropLast())  // its closing brace
+                    if images, let url = Self.url(of: line), let data = try imageData(url), !data.isEmpty {
+                        tool.diagnostics.debug("image data hit: \(Secrets.redact(url)) (\(counted(data.count, "byte")))")
+                        record.append(contentsOf: #","\#(FeedImageRecordFields.imageData)":""#.utf8)
+                        record.append(contentsOf: Base64.encode(data).utf8)
+                        record.append(UInt8(ascii: "\""))
+                    }
+                    if cachedAt {
+                        record.append(contentsOf: #","\#(FeedImageRecordFields.cachedAt)":""#.utf8)
+                        record.append(contentsOf: stamp)
+                        record.append(UInt8(ascii: "\""))
+                    }
+                    record.append(UInt8(ascii: "}"))
+                    if let later { try later.append(line: record) } else { output.line(record) }
+                }
+            })
+            if let failure = failure(of: summary) { return failure }
+            try later?.write(to: output)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Writes the valid cached feed (see `load`); the failure, unreported,
@@ -163,15 +223,9 @@ struct CacheContext {
                 image.appendRecord(to: &record)
                 if let spool { try spool.append(line: record) } else { output.line(record) }
             }
-            switch summary {
-            case .found:
-                try spool?.write(to: output)
-                return nil
-            case .empty:
-                return ErrorRecord(.notFound, "nothing cached in \(path)")
-            case let .expired(cached):
-                return ErrorRecord(.notFound, "the cache in \(path) expired at \(policy.expiry(of: cached.timestamp).iso8601)")
-            }
+            if let failure = failure(of: summary) { return failure }
+            try spool?.write(to: output)
+            return nil
         } catch {
             return error
         }

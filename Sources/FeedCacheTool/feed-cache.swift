@@ -17,7 +17,8 @@ public enum FeedCacheTool {
             name: "feed-cache",
             help: """
             usage: feed-cache [options] save [--append] [--tee] [--allow-empty]
-                   feed-cache [options] load | validate | delete | info | fallback
+                   feed-cache [options] load [--images] [--cached-at]
+                   feed-cache [options] validate | delete | info | fallback
                    feed-cache [options] save-images | missing-images | conditional
                    feed-cache [options] image [--output FILE] URL
                    feed-cache --help | --version
@@ -39,7 +40,9 @@ public enum FeedCacheTool {
                               stamped with the current time (exit 66 when none is
                               cached).
               load            write the cached feed; empty or expired: a not_found
-                              error record and exit 66
+                              error record and exit 66. --images adds each image's
+                              stored data to its record (image_data_base64),
+                              --cached-at when the feed was saved (cached_at)
               fallback        read feed image records and write them on unchanged; when
                               the input failed (an error record, an invalid line), write
                               the cached feed instead, as load would (exit 0); with no
@@ -75,6 +78,9 @@ public enum FeedCacheTool {
               --tee             save: also write the records on once saved; if the store
                                 fails, write them on anyway, report it and exit 74
               --allow-empty     save: an input without records empties the cache
+              --images          load: add each image's stored data, base64, as
+                                image_data_base64 (for feed-view --format html)
+              --cached-at       load: add when the feed was saved, as cached_at
               --output FILE     image: write the data to FILE; - for standard output,
                                 even a terminal
               -h, --help        print this help and exit
@@ -91,6 +97,7 @@ public enum FeedCacheTool {
             options: [
                 .value("--store"), .value("--now"), .value("--max-age"), .value("--wait"),
                 .flag("--append"), .flag("--tee"), .flag("--allow-empty"), .value("--output"),
+                .flag("--images"), .flag("--cached-at"),
             ]
         )
 
@@ -119,6 +126,7 @@ public enum FeedCacheTool {
 
         let saveFlags = ["--append", "--tee", "--allow-empty"].filter(arguments.flag)
         if command != "save", let flag = saveFlags.first { tool.usageError("\(flag) goes with save only") }
+        if command != "load", let flag = ["--images", "--cached-at"].first(where: arguments.flag) { tool.usageError("\(flag) goes with load only") }
         // image writes raw bytes: its failures go to standard error only.
         if command == "image" { tool.writesErrorRecords = false }
         if command != "image", arguments.value("--output") != nil { tool.usageError("--output goes with image only") }
@@ -130,7 +138,7 @@ public enum FeedCacheTool {
         switch command {
         case "save":
             context.save(append: arguments.flag("--append"), tee: arguments.flag("--tee"), allowEmpty: arguments.flag("--allow-empty"))
-        case "load": context.load()
+        case "load": context.load(images: arguments.flag("--images"), cachedAt: arguments.flag("--cached-at"))
         case "fallback": context.fallback()
         case "validate": context.validate()
         case "delete": context.delete()

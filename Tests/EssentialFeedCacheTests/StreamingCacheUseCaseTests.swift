@@ -115,6 +115,32 @@ final class StreamingCacheUseCaseTests: XCTestCase {
         XCTAssertEqual(store.messages, [.beginRead, .retrieveHeader, .endRead])
     }
 
+    func test_loadVisitingAfterwards_readsImageDataByKeyAfterTheImages_inTheSameReadTransaction() throws {
+        let cached = cachedFeed(savedAt: fixedCurrentDate.adding(seconds: -1), count: 2)
+        let (sut, store) = makeSUT()
+        store.completeRetrieval(with: cached)
+        var visited = 0
+        var header: CachedFeedHeader?
+
+        let summary = try sut.load(visiting: { _ in visited += 1 }, afterwards: { (found, imageData) throws(ErrorRecord) in
+            header = found
+            _ = try imageData("https://ann:s3cret@h/a.png")
+        })
+
+        XCTAssertEqual(summary, .found(CachedFeedHeader(timestamp: cached.timestamp, count: 2)))
+        XCTAssertEqual(header, CachedFeedHeader(timestamp: cached.timestamp, count: 2))
+        XCTAssertEqual(visited, 2)
+        XCTAssertEqual(store.messages, [.beginRead, .retrieveHeader, .forEachCachedImage, .retrieveImageData(for: "https://ann:***@h/a.png"), .endRead])
+    }
+
+    func test_loadVisitingAfterwards_callsNothingForAnExpiredOrEmptyCache() throws {
+        let (sut, store) = makeSUT()
+        XCTAssertEqual(try sut.load(visiting: { _ in XCTFail("nothing to visit") }, afterwards: { _, _ in XCTFail("nothing to add") }), .empty)
+        store.completeRetrieval(with: cachedFeed(savedAt: fixedCurrentDate.minusFeedCacheMaxAge()))
+        let summary = try sut.load(visiting: { _ in XCTFail("nothing to visit") }, afterwards: { _, _ in XCTFail("nothing to add") })
+        guard case .expired = summary else { return XCTFail("\(summary)") }
+    }
+
     func test_loadVisiting_deliversEmptyOnAnEmptyCache() throws {
         let (sut, _) = makeSUT()
 

@@ -56,6 +56,17 @@ final class SpoolTests: XCTestCase {
         }
     }
 
+    func test_forEachLine_givesEveryRecordInOrderWithoutItsNewline_inMemoryAndPastItsLimit() throws {
+        for limit in [1 << 20, 16] {
+            let spool = Spool(name: "spool-test", environment: [:], memoryLimit: limit)
+            for record in records(1...50) { try spool.append(line: Array(record.utf8)) }
+            var lines: [String] = []
+            try spool.forEachLine { lines.append(String(decoding: $0, as: UTF8.self)) }
+            XCTAssertEqual(lines, records(1...50), "limit \(limit)")
+            XCTAssertTrue(spool.isEmpty, "and then holds nothing")
+        }
+    }
+
     func test_discardDropsEverything() throws {
         let spool = Spool(name: "spool-test", environment: [:], memoryLimit: 16)
         for record in records(1...20) { try spool.append(line: Array(record.utf8)) }

@@ -64,6 +64,21 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(sh("feed-cache info < /dev/null", environment: ["FEED_STORE": store]).records().first?["items"] as? Int, 3)
     }
 
+    /// The images' data is read after the feed's rows, which the store
+    /// streams, in the same read transaction.
+    func test_loadImages_addsEachStoredImagesData_andTheCacheDate() {
+        let env = ["FEED_STORE": store]
+        XCTAssertEqual(sh("feed-cache --now 2020-05-20T12:00:00Z save", stdin: Self.feedA, environment: env).status, 0)
+        let image = #"{"url":"http://h/image-1","status":200,"body_base64":"iVBORw0KGgo="}"# + "\n"
+        XCTAssertEqual(sh("feed-cache save-images", stdin: image, environment: env).status, 0)
+        let run = sh("feed-cache --now 2020-05-21T00:00:00Z load --images --cached-at < /dev/null", environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines, [
+            #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a description","location":"a location","url":"http://h/image-0","cached_at":"2020-05-20T12:00:00Z"}"#,
+            #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/image-1","image_data_base64":"iVBORw0KGgo=","cached_at":"2020-05-20T12:00:00Z"}"#,
+        ])
+    }
+
     func test_readsAndDeletes_ofADatabaseWithoutTheStore_createNothing() throws {
         for command in ["load", "validate", "delete", "info", "image http://h/a"] {
             _ = sh("feed-cache --store \(quoted(store)) \(command) < /dev/null")

@@ -151,6 +151,25 @@ public struct LocalFeedLoader {
         }
     }
 
+    /// As `load(visiting:)`, then, in the same read transaction, calls
+    /// `afterwards` with the feed's header and a way to read the image data
+    /// stored for a URL (nil when there is none): a view of the feed and its
+    /// images sees one state of the store. A store may not be read while it
+    /// lends an image (a PostgreSQL store streams them), hence the two steps.
+    public func load(
+        visiting body: (CachedImageText) throws(ErrorRecord) -> Void,
+        afterwards: (CachedFeedHeader, (String) throws(ErrorRecord) -> [UInt8]?) throws(ErrorRecord) -> Void
+    ) throws(ErrorRecord) -> FeedCacheLoadSummary {
+        let now = currentDate()
+        return try store.read { (reader) throws(ErrorRecord) in
+            guard let cached = try reader.retrieveHeader() else { return .empty }
+            guard policy.validate(cached.timestamp, against: now) else { return .expired(cached) }
+            try reader.forEachCachedImage(body)
+            try afterwards(cached) { (url) throws(ErrorRecord) in try reader.retrieveImageData(for: LocalFeedImageDataLoader.key(url)) }
+            return .found(cached)
+        }
+    }
+
     /// Deletes the cached feed when it cannot be read or has expired; keeps an
     /// empty or valid one. A `.busy` failure is not "cannot be read": it is
     /// reported and nothing is deleted. A valid feed's images are read one by

@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(name: "FeedCLITests", dependencies: ["FeedCLI", "EssentialFeed"]),
         .testTarget(
             name: "ToolTests",
-            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate", "feed-cache", "feed-cache-postgresql", "reldate", "feed-view"]
+            dependencies: ["feed-fetch", "feed-map", "comments-map", "feed-serve", "feed-paginate", "feed-cache", "feed-cache-postgresql", "reldate", "feed-view"],
+            exclude: ["Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -53,36 +53,25 @@ public struct FeedViewRenderer {
     /// What to show for one record (feed image, image comment or error).
     /// Returns nil for a record that is none of these.
     public mutating func render(_ document: JSONDocument) -> String? {
-        let root = document.root
-        // Raw record text, for what is computed from it (dates).
-        func raw(_ key: String) -> String? {
-            document.member(root, key).flatMap { document.string($0) }
-        }
+        guard let record = ViewRecord(document) else { return nil }
         // Record text to show: never a control character (TerminalText).
-        func text(_ key: String, multiline: Bool = false) -> String? {
-            raw(key).map { TerminalText.visible($0, multiline: multiline) }
-        }
-        if document.member(root, "error") != nil {
+        func visible(_ text: String, multiline: Bool = false) -> String { TerminalText.visible(text, multiline: multiline) }
+        switch record {
+        case .error:
             return title(options.kind ?? .feed) + alert(Localized.string(.connectionError, locale: options.locale)) + "\n\n"
-        }
-        if let message = text("message", multiline: true), let username = text("username") {
+        case let .comment(comment):
             var out = title(options.kind ?? .comments)
-            var relative = text("relative_date")
-            if relative == nil, let created = raw("created_at").flatMap(Timestamp.init(iso8601:)) {
-                relative = dates.string(for: created, relativeTo: options.now)
-            }
-            out += "  " + accent(username) + (relative.map { dim(" · " + $0) } ?? "") + "\n"
-            out += wrap(message, indent: "  ") + "\n"
+            let relative = comment.relativeDate.map { visible($0) } ?? comment.createdAt.map { dates.string(for: $0, relativeTo: options.now) }
+            out += "  " + accent(visible(comment.username)) + (relative.map { dim(" · " + $0) } ?? "") + "\n"
+            out += wrap(visible(comment.message, multiline: true), indent: "  ") + "\n"
             return out
-        }
-        if let url = text("url"), document.member(root, "id") != nil {
+        case let .image(image):
             var out = title(options.kind ?? .feed)
-            if let location = text("location") { out += wrap(location, indent: "  ", style: accent) }
-            if let description = text("description", multiline: true) { out += wrap(description, indent: "  ") }
-            out += "  " + dim(Secrets.redact(url)) + "\n\n"
+            if let location = image.location { out += wrap(visible(location), indent: "  ", style: accent) }
+            if let description = image.description { out += wrap(visible(description, multiline: true), indent: "  ") }
+            out += "  " + dim(Secrets.redact(visible(image.url))) + "\n\n"
             return out
         }
-        return nil
     }
 
     /// What to show at the end: the title alone when nothing else was shown.

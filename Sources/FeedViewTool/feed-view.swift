@@ -15,6 +15,10 @@ public enum FeedViewTool {
             help: """
             usage: feed-view [--kind feed|comments] [--width N] [--color WHEN]
                              [--locale L] [--now ISO8601]
+                   feed-view --format html [--inline-limit BYTES] [--kind K]
+                             [--locale L] [--now ISO8601]
+                   feed-view --format atom [--self URL] [--author NAME] [--kind K]
+                             [--locale L] [--now ISO8601]
                    feed-view --help | --version
 
             The end of a pipe for a person: renders feed image, image comment and
@@ -29,24 +33,43 @@ public enum FeedViewTool {
             nothing has arrived and standard error is a terminal, a loading
             indicator shows there.
 
+            With --format html it writes one self-contained HTML page instead,
+            light and dark, each image shown from its cached data
+            (image_data_base64, from feed-cache load --images) when that is a PNG,
+            JPEG, GIF or WebP image within the inline limit, else from its URL
+            over a placeholder; no script runs in it. With --format atom it
+            writes an Atom 1.0 feed: an entry per feed image and per comment.
+
             options:
+              --format F      text (default), html or atom
               --kind K        feed or comments: the title to show (default: from the
                               first record, else feed)
-              --width N       wrap text to N columns (default: the width of the
-                              terminal on standard output, else on standard error,
-                              else $COLUMNS, else 80)
-              --color WHEN    auto (default: when standard output is a terminal and
-                              NO_COLOR is unset), always or never
+              --width N       text: wrap text to N columns (default: the width of
+                              the terminal on standard output, else on standard
+                              error, else $COLUMNS, else 80)
+              --color WHEN    text: auto (default: when standard output is a
+                              terminal and NO_COLOR is unset), always or never
+              --inline-limit BYTES
+                              html: the most bytes of image data shown inline
+                              (default 524288; 0: every image from its URL)
+              --self URL      atom: where the feed is published (its self link and
+                              its id)
+              --author NAME   atom: the feed's author (default essential-feed)
               --locale L      e.g. pt_BR, el_GR (default: $LC_ALL, $LC_MESSAGES, $LANG)
-              --now ISO8601   the reference date for relative dates (default: now)
+              --now ISO8601   the reference date for relative dates, and atom's
+                              date when the records give none (default: now)
               -h, --help      print this help and exit
               --version       print the version and exit
 
-            exit status: 0 all shown, 64 usage, 65 an invalid line or record, or
-            the status of the first error record met (see essential-feed(7)).
+            exit status: 0 all shown, 64 usage, 65 an invalid line or record, 74
+            output or temporary file failure, or the status of the first error
+            record met (see essential-feed(7)).
 
             """,
-            options: [.value("--kind"), .value("--width"), .value("--color"), .value("--locale"), .value("--now")],
+            options: [
+                .value("--format"), .value("--kind"), .value("--width"), .value("--color"), .value("--locale"), .value("--now"),
+                .value("--inline-limit"), .value("--self"), .value("--author"),
+            ],
             writesErrorRecords: false
         )
 
@@ -84,12 +107,36 @@ public enum FeedViewTool {
         } catch {
             tool.usageError(error.message)
         }
-        var renderer = FeedViewRenderer(options: .init(locale: locale, width: width, color: color, kind: kind, now: now))
+        let format = arguments.value("--format") ?? "text"
+        let ownOptions = ["text": ["--width", "--color"], "html": ["--inline-limit"], "atom": ["--self", "--author"]]
+        guard ownOptions[format] != nil else { tool.usageError("--format takes text, html or atom") }
+        for (other, names) in ownOptions where other != format {
+            if let name = names.first(where: { arguments.value($0) != nil }) { tool.usageError("\(name) goes with --format \(other) only") }
+        }
+        var inlineLimit = FeedPageRenderer.defaultInlineLimit
+        do {
+            if let limit = try arguments.integer("--inline-limit", in: 0...(1 << 30)) { inlineLimit = limit }
+        } catch {
+            tool.usageError(error.message)
+        }
+        let selfLink = arguments.value("--self")
+        if let selfLink, !Identifiers.isAbsoluteURL(selfLink) { tool.usageError("--self takes an absolute URL, not '\(selfLink)'") }
 
         tool.refuseTerminalInput()
         let spinner = Descriptor.isTerminal(2) ? Spinner(text: Localized.string(.loading, locale: locale)) : nil
         spinner?.start()
         if let spinner { Signals.onInterrupt { spinner.stop() } }
+        let view: any RecordView
+        switch format {
+        case "html":
+            view = PageView(FeedPageRenderer(options: .init(locale: locale, kind: kind, now: now, inlineLimit: inlineLimit)))
+        case "atom":
+            let options = FeedAtomRenderer.Options(locale: locale, kind: kind, now: now, selfLink: selfLink,
+                                                   author: arguments.value("--author") ?? FeedAtomRenderer.defaultAuthor)
+            view = AtomView(FeedAtomRenderer(options: options), spool: Spool(name: "feed-view", environment: tool.environment, memoryLimit: 1 << 20))
+        default:
+            view = TextView(FeedViewRenderer(options: .init(locale: locale, width: width, color: color, kind: kind, now: now)))
+        }
 
         tool.forEachLine { line, number, truncated in
             spinner?.stop()
@@ -97,15 +144,18 @@ public enum FeedViewTool {
             if let kind = RecordKind.errorKind(of: document) { tool.record(kind) }
             // A page record (feed-map's word to the cache) shows nothing.
             if RecordKind.isPage(document) { return }
-            guard let text = renderer.render(document) else {
+            guard try view.show(document, on: tool.output) else {
                 tool.diagnostics.error(InputLocation.prefix(line: number) + "not a feed image, image comment or error record")
                 tool.record(.invalidData)
                 return
             }
-            tool.output.raw(Array(text.utf8))
         }
         spinner?.stop()
-        tool.output.raw(Array(renderer.finish().utf8))
+        do throws(ErrorRecord) {
+            try view.finish(on: tool.output)
+        } catch {
+            tool.fail(error)
+        }
         tool.finish()
     }
 }

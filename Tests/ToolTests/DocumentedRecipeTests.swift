@@ -148,15 +148,22 @@ final class DocumentedRecipeTests: XCTestCase {
         let recipes = Self.recipes(try Self.allBlocks()).filter { !$0.line.contains("feed-serve") && !$0.line.contains("feed-sync") }
         let shared = recipes.contains { $0.line.contains(Self.documentedDatabase) } ? sharedDatabase() : nil
         defer { shared?.0.stop() }
+        // Each in a folder of its own: a recipe may write a file (a page, a feed) where it runs.
+        let folder = temporaryDirectory(self)
         for recipe in recipes {
             var line = recipe.line
             if line.contains(Self.documentedDatabase) {
                 guard let (_, uri) = shared else { continue }
                 line = line.replacingOccurrences(of: Self.documentedDatabase, with: quoted(uri))
             }
-            let run = sh(line, environment: env)
+            let run = sh("cd \(quoted(folder)) && \(line)", environment: env)
             XCTAssertEqual(run.status, 0, "\(recipe.source): \(recipe.line)\n\(run.stderr)")
         }
+        // The views' recipes wrote a page and a feed.
+        let page = (try? String(contentsOfFile: folder + "/feed.html", encoding: .utf8)) ?? ""
+        XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>") && page.contains(#"<img src="data:image/png;base64,"#), "feed.html: \(page.prefix(200))")
+        let atom = (try? String(contentsOfFile: folder + "/feed.atom", encoding: .utf8)) ?? ""
+        XCTAssertTrue(atom.contains("<link rel=\"self\" type=\"application/atom+xml\" href=\"https://feed.example.com/feed.atom\"/>"), "feed.atom: \(atom.prefix(400))")
         if let (_, uri) = shared {
             XCTAssertEqual(sh("feed-cache info", environment: env.merging(["FEED_STORE": uri]) { $1 }).records().first?["status"] as? String, "valid",
                            "the shared database's recipes left a valid cache")

@@ -1,0 +1,71 @@
+import EssentialFeed
+import EssentialFeedPresentation
+import FeedCLI
+
+/// One of feed-view's formats: shows each record as it comes, then ends.
+protocol RecordView: AnyObject {
+    /// Writes what `document` shows; false for a record the view does not show.
+    func show(_ document: JSONDocument, on output: Output) throws(ErrorRecord) -> Bool
+    /// Writes the end of the view.
+    func finish(on output: Output) throws(ErrorRecord)
+}
+
+/// The text on a terminal (the default format).
+final class TextView: RecordView {
+    private var renderer: FeedViewRenderer
+
+    init(_ renderer: FeedViewRenderer) { self.renderer = renderer }
+
+    func show(_ document: JSONDocument, on output: Output) -> Bool {
+        guard let text = renderer.render(document) else { return false }
+        output.raw(Array(text.utf8))
+        return true
+    }
+
+    func finish(on output: Output) {
+        output.raw(Array(renderer.finish().utf8))
+    }
+}
+
+/// The HTML page, written as the records come.
+final class PageView: RecordView {
+    private var renderer: FeedPageRenderer
+
+    init(_ renderer: FeedPageRenderer) { self.renderer = renderer }
+
+    func show(_ document: JSONDocument, on output: Output) -> Bool {
+        guard let record = ViewRecord(document) else { return false }
+        output.raw(Array(renderer.render(record).utf8))
+        return true
+    }
+
+    func finish(on output: Output) {
+        output.raw(Array(renderer.finish().utf8))
+    }
+}
+
+/// The Atom feed: its entries wait in a spool (memory, then an unlinked
+/// temporary file) until the feed's date is known, then follow its head.
+final class AtomView: RecordView {
+    private var renderer: FeedAtomRenderer
+    private let spool: Spool
+
+    init(_ renderer: FeedAtomRenderer, spool: Spool) {
+        self.renderer = renderer
+        self.spool = spool
+    }
+
+    func show(_ document: JSONDocument, on output: Output) throws(ErrorRecord) -> Bool {
+        guard let record = ViewRecord(document) else { return false }
+        if let entry = renderer.entry(record) {
+            try spool.append(line: entry.utf8.dropLast())  // its last newline
+        }
+        return true
+    }
+
+    func finish(on output: Output) throws(ErrorRecord) {
+        output.raw(Array(renderer.head().utf8))
+        try spool.write(to: output)
+        output.raw(Array(FeedAtomRenderer.tail.utf8))
+    }
+}

@@ -1,0 +1,316 @@
+import Foundation
+import XCTest
+
+/// feed-view's HTML and Atom formats and `feed-cache load --images`: golden
+/// pages and feeds of the demo feed in three languages, a real feed reader's
+/// parser (Python's feedparser) and xmllint on the Atom documents, hostile
+/// text, and the states of the case study (error, empty). The pages in a
+/// real browser: FeedPageBrowserTests.
+///
+/// The goldens are in Golden/; `FEED_UPDATE_GOLDEN=1` writes them anew.
+final class FeedViewFormatTests: XCTestCase {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Golden"
+    let env = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "NO_COLOR": "1"]
+    let locales = [("en", "en_US.UTF-8"), ("pt-BR", "pt_BR.UTF-8"), ("el", "el_GR.UTF-8")]
+    /// The demo feed as `feed-cache load --images --cached-at` wrote it (one
+    /// image, the fifth, without data).
+    var demoFeed: String { try! String(contentsOfFile: Self.golden + "/demo-feed.ndjson", encoding: .utf8) }
+    var demoComments: String { try! String(contentsOfFile: Self.golden + "/demo-comments.ndjson", encoding: .utf8) }
+
+    private func assertGolden(_ text: String, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        let path = Self.golden + "/" + name
+        if ProcessInfo.processInfo.environment["FEED_UPDATE_GOLDEN"] == "1" {
+            try! text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let expected = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "(no golden \(name))"
+        XCTAssertEqual(text, expected, name, file: file, line: line)
+    }
+
+    private func view(_ options: String, _ input: String, language: String) -> Run {
+        var environment = env
+        environment["LANG"] = language
+        return sh("feed-view \(options)", stdin: input, environment: environment)
+    }
+
+    // MARK: Goldens
+
+    func test_html_ofTheDemoFeedAndItsComments_matchesItsGolden_inEnglishPortugueseAndGreek() {
+        for (tag, language) in locales {
+            let page = view("--format html --now 2020-05-21T00:00:00Z", demoFeed, language: language)
+            XCTAssertEqual(page.status, 0, page.stderr)
+            assertGolden(page.out, "demo-feed.\(tag).html")
+            let comments = view("--format html --now 2020-05-21T00:00:00Z", demoComments, language: language)
+            XCTAssertEqual(comments.status, 0, comments.stderr)
+            assertGolden(comments.out, "demo-comments.\(tag).html")
+        }
+    }
+
+    func test_atom_ofTheDemoFeedAndItsComments_matchesItsGolden_inEnglishPortugueseAndGreek() {
+        for (tag, language) in locales {
+            let feed = view("--format atom --self https://feed.example/feed.atom --now 2020-05-21T00:00:00Z", demoFeed, language: language)
+            XCTAssertEqual(feed.status, 0, feed.stderr)
+            assertGolden(feed.out, "demo-feed.\(tag).atom")
+            let comments = view("--format atom --now 2020-05-21T00:00:00Z", demoComments, language: language)
+            XCTAssertEqual(comments.status, 0, comments.stderr)
+            assertGolden(comments.out, "demo-comments.\(tag).atom")
+        }
+    }
+
+    // MARK: The page's states and limits
+
+    func test_html_ofAnErrorRecord_isTheLocalizedConnectionErrorPage_withItsStatus() {
+        let run = view("--format html", #"{"error":"connectivity","message":"refused"}"# + "\n", language: "pt_BR.UTF-8")
+        XCTAssertEqual(run.status, 69)
+        XCTAssertTrue(run.out.contains(#"<p class="error" role="alert">Não foi possível conectar com o servidor</p>"#), run.out)
+        XCTAssertTrue(run.out.contains("<title>Meu Feed</title>"), run.out)
+        XCTAssertTrue(run.out.hasSuffix("</main>\n</body>\n</html>\n"), run.out)
+        XCTAssertFalse(run.out.contains("refused"), "the message is for standard error upstream")
+    }
+
+    func test_html_ofNoRecords_isAnEmptyFeedUnderItsTitle_notABlankPage() {
+        let run = view("--format html", "", language: "el_GR.UTF-8")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.out.hasPrefix("<!DOCTYPE html>\n<html lang=\"el\" dir=\"ltr\">"), run.out)
+        XCTAssertTrue(run.out.contains("<h1>Το Feed μου</h1>\n<ol class=\"feed\"></ol>\n</main>"), run.out)
+    }
+
+    func test_html_inArabic_isRightToLeft() {
+        let run = view("--format html", "", language: "ar_EG.UTF-8")
+        XCTAssertTrue(run.out.contains(#"<html lang="ar" dir="rtl">"#), run.out)
+    }
+
+    func test_html_showsDataOverTheInlineLimit_orNotAnImage_fromItsURL() {
+        let record = demoFeed.split(separator: "\n")[0] + "\n"
+        let inline = view("--format html", String(record), language: "C")
+        XCTAssertTrue(inline.out.contains(#"<div class="frame"><img src="data:image/png;base64,"#), inline.out)
+        XCTAssertTrue(inline.out.contains(#"width="12" height="12" alt="Sunrise over the harbour, the first ferries already crossing."></div>"#), inline.out)
+        for options in ["--format html --inline-limit 100", "--format html --inline-limit 0"] {
+            let run = view(options, String(record), language: "C")
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.out.contains(#"<div class="frame placeholder"><img src="http://127.0.0.1:8080/image-0.png" alt="Sunrise over the harbour, the first ferries already crossing." loading="lazy" decoding="async"></div>"#), run.out)
+            XCTAssertFalse(run.out.contains("src=\"data:"), options)
+        }
+        let notAnImage = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"https://h/a.png","image_data_base64":"aGVsbG8="}"# + "\n"
+        XCTAssertTrue(view("--format html", notAnImage, language: "C").out.contains(#"<img src="https://h/a.png" alt="Image" loading="lazy""#))
+        // Only http and https URLs are ever loaded; anything else keeps its placeholder.
+        let otherScheme = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"javascript:alert(1)"}"# + "\n"
+        let run = view("--format html", otherScheme, language: "C")
+        XCTAssertTrue(run.out.contains(#"<div class="frame placeholder" role="img" aria-label="Image"></div>"#), run.out)
+        XCTAssertFalse(run.out.contains("javascript"), run.out)
+    }
+
+    func test_html_andAtom_neverShowAPasswordInAURL() {
+        let record = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"https://ann:s3cret@h/a.png"}"# + "\n"
+        for format in ["html", "atom"] {
+            let run = view("--format \(format)", record, language: "C")
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertFalse(run.out.contains("s3cret"), format)
+            XCTAssertTrue(run.out.contains("https://ann:***@h/a.png"), run.out)
+        }
+    }
+
+    func test_formats_refuseTheOtherFormatsOptions_andBadValues() {
+        let cases = [
+            ("--format pdf", "feed-view: --format takes text, html or atom"),
+            ("--format html --width 40", "feed-view: --width goes with --format text only"),
+            ("--format atom --color never", "feed-view: --color goes with --format text only"),
+            ("--inline-limit 10", "feed-view: --inline-limit goes with --format html only"),
+            ("--format html --self https://h/f.atom", "feed-view: --self goes with --format atom only"),
+            ("--format text --author ann", "feed-view: --author goes with --format atom only"),
+            ("--format html --inline-limit -1", "feed-view: --inline-limit takes a whole number from 0 to 1073741824, not '-1'"),
+            ("--format atom --self feed.atom", "feed-view: --self takes an absolute URL, not 'feed.atom'"),
+        ]
+        for (options, message) in cases {
+            let run = sh("feed-view \(options) < /dev/null", environment: env)
+            XCTAssertEqual(run.status, 64, options)
+            XCTAssertEqual(run.stderr.split(separator: "\n").first.map(String.init), message, options)
+            XCTAssertEqual(run.out, "", options)
+        }
+    }
+
+    // MARK: Atom, as a feed reader reads it
+
+    /// What Python's feedparser (a real feed reader's parser) makes of `document`.
+    private func feedparser(_ document: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        // Debian's python3-feedparser is for Debian's python3, whatever else is on PATH.
+        guard let python = ["/usr/bin/python3", "python3"].first(where: { sh("\($0) -c 'import feedparser'").status == 0 }) else {
+            throw XCTSkip("needs Python's feedparser (Debian: python3-feedparser; scripts/test installs it as root)")
+        }
+        let script = """
+        import feedparser, json, sys
+        d = feedparser.parse(sys.stdin.buffer.read())
+        print(json.dumps({"version": d.version, "bozo": d.bozo, "error": str(d.get("bozo_exception", "")),
+            "title": d.feed.get("title"), "id": d.feed.get("id"), "updated": d.feed.get("updated"),
+            "language": d.feed.get("language"), "author": d.feed.get("author"),
+            "self": [l.href for l in d.feed.get("links", []) if l.rel == "self"],
+            "entries": [{"id": e.get("id"), "title": e.get("title"), "updated": e.get("updated"), "summary": e.get("summary"),
+                         "author": e.get("author"), "content": [c.value for c in e.get("content", [])],
+                         "links": [[l.rel, l.href, l.get("type", "")] for l in e.get("links", [])]} for e in d.entries]}))
+        """
+        let run = sh("\(python) -c \(quoted(script))", stdin: document)
+        XCTAssertEqual(run.status, 0, run.stderr, file: file, line: line)
+        return try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any] ?? [:]
+    }
+
+    private func xmllint(_ document: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") else {
+            throw XCTSkip("needs xmllint (Debian: libxml2-utils; scripts/test installs it as root)")
+        }
+        let run = sh("xmllint --noout -", stdin: document)
+        XCTAssertEqual(run.status, 0, "xmllint: " + run.stderr, file: file, line: line)
+        XCTAssertEqual(run.stderr, "", file: file, line: line)
+    }
+
+    func test_atom_ofTheDemoFeed_isReadByAFeedReadersParserAsAtom10_withEveryEntry() throws {
+        let run = view("--format atom --self https://feed.example/feed.atom --author ann --now 2026-01-01T00:00:00Z", demoFeed, language: "pt_BR.UTF-8")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        try xmllint(run.out)
+        let feed = try feedparser(run.out)
+        XCTAssertEqual(feed["version"] as? String, "atom10")
+        XCTAssertEqual(feed["bozo"] as? Int, 0, feed["error"] as? String ?? "")
+        XCTAssertEqual(feed["title"] as? String, "Meu Feed")
+        XCTAssertEqual(feed["id"] as? String, "https://feed.example/feed.atom")
+        XCTAssertEqual(feed["self"] as? [String], ["https://feed.example/feed.atom"])
+        XCTAssertEqual(feed["language"] as? String, "pt-BR")
+        XCTAssertEqual(feed["author"] as? String, "ann")
+        XCTAssertEqual(feed["updated"] as? String, "2020-05-20T12:00:00Z", "the cache's date, not now")
+        let entries = feed["entries"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.count, 12)
+        let records = demoFeed.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        XCTAssertEqual(entries.map { $0["id"] as? String }, records.map { "urn:uuid:" + ($0["id"] as! String).lowercased() })
+        for (entry, record) in zip(entries, records) {
+            let url = record["url"] as! String
+            let links = entry["links"] as? [[String]] ?? []
+            XCTAssertEqual(links.first?.prefix(2), ["alternate", url])
+            XCTAssertEqual(links.last?.prefix(2), ["enclosure", url])
+            XCTAssertEqual(entry["updated"] as? String, "2020-05-20T12:00:00Z")
+            XCTAssertEqual(entry["title"] as? String, (record["description"] ?? record["location"] ?? "Imagem") as? String)
+        }
+        XCTAssertEqual((entries[0]["links"] as? [[String]])?.last?.last, "image/png", "the type of the data cached")
+        XCTAssertEqual(entries[0]["summary"] as? String, "Sunrise over the harbour, the first ferries already crossing.\nSydney Harbour\nNew South Wales, Australia")
+    }
+
+    func test_atom_ofComments_isReadAsAtom10_anEntryPerCommentByItsAuthor() throws {
+        let run = view("--format atom --now 2026-01-01T00:00:00Z", demoComments, language: "en_US.UTF-8")
+        try xmllint(run.out)
+        let feed = try feedparser(run.out)
+        XCTAssertEqual(feed["version"] as? String, "atom10")
+        XCTAssertEqual(feed["bozo"] as? Int, 0, feed["error"] as? String ?? "")
+        XCTAssertEqual(feed["title"] as? String, "Comments")
+        XCTAssertEqual(feed["updated"] as? String, "2020-05-20T11:24:59Z", "the latest comment's date")
+        let entries = feed["entries"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.map { $0["author"] as? String }, ["ana", "bruno", "chen.li"])
+        XCTAssertEqual(entries.first?["content"] as? [String], ["What a view! Which ferry is that?"])
+        XCTAssertEqual(entries.first?["id"] as? String, "urn:uuid:7dcc550b-835d-46de-aa14-c5ede102f183")
+    }
+
+    func test_atom_ofHostileText_isWellFormed_andReadBackAsTheSameText_lessWhatXMLForbids() throws {
+        let controls = "a\u{0}b\u{1}c\u{8}d\u{B}e\u{C}f\u{1B}[31mg\u{7F}h\u{85}i"
+        let input = HostileRecords.lines + #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","description":"\#(controls.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? String(format: "\\u%04x", $0.value) : String($0) }.joined())","url":"http://h/b"}"# + "\n"
+        let run = view("--format atom", input, language: "C")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        try xmllint(run.out)
+        let feed = try feedparser(run.out)
+        XCTAssertEqual(feed["bozo"] as? Int, 0, feed["error"] as? String ?? "")
+        let entries = feed["entries"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.count, 3)
+        XCTAssertEqual(entries[0]["title"] as? String, HostileRecords.text)
+        XCTAssertEqual((entries[0]["links"] as? [[String]])?.first?[1], HostileRecords.url)
+        XCTAssertEqual(entries[1]["author"] as? String, HostileRecords.text)
+        XCTAssertEqual(entries[1]["content"] as? [String], [HostileRecords.text])
+        XCTAssertEqual(entries[2]["title"] as? String, "abcdef[31mghi")
+    }
+
+    func test_atom_ofAnErrorRecord_hasNoEntry_andGivesItsStatus() throws {
+        let run = view("--format atom --now 2026-01-01T00:00:00Z", #"{"error":"not_found","message":"nothing cached"}"# + "\n", language: "C")
+        XCTAssertEqual(run.status, 66)
+        try xmllint(run.out)
+        XCTAssertFalse(run.out.contains("<entry>"), run.out)
+        XCTAssertTrue(run.out.contains("<updated>2026-01-01T00:00:00Z</updated>"), run.out)
+    }
+
+    // MARK: feed-sync --html, the page after each run
+
+    func test_feedSync_html_writesThePageWithItsImagesAfterEachRun_replacingItWhole() throws {
+        let server = try Served(["--builtin", "demo"], test: self)
+        let directory = temporaryDirectory(self)
+        let page = directory + "/www/feed.html"
+        try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
+        let environment = ["FEED_BASE_URL": server.base, "FEED_STORE": directory + "/feed.sqlite", "S": AcceptanceTests.scripts,
+                           "P": page, "LANG": "pt_BR.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        let first = sh(#""$S/feed-sync" --limit 5 --html "$P""#, environment: environment)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.out + first.stderr, "", "silent on success")
+        var text = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertEqual(text.components(separatedBy: #"<img src="data:image/png;base64,"#).count - 1, 5)
+        XCTAssertTrue(text.contains("<title>Meu Feed</title>"))
+        let mode = (try FileManager.default.attributesOfItem(atPath: page)[.posixPermissions] as? Int) ?? 0
+        XCTAssertEqual(mode, 0o644, "a page to publish")
+
+        let all = sh(#""$S/feed-sync" --all --limit 5 --html="$P""#, environment: environment)
+        XCTAssertEqual(all.status, 0, all.stderr)
+        text = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertEqual(text.components(separatedBy: #"<img src="data:image/png;base64,"#).count - 1, 12)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory + "/www"), ["feed.html"], "nothing left beside it")
+
+        // A refresh that fails leaves the last page as it was.
+        let expired = sh(#""$S/feed-sync" --base-url http://127.0.0.1:9 --retry 0 --html "$P" --now 2099-01-01T00:00:00Z"#, environment: environment)
+        XCTAssertNotEqual(expired.status, 0)
+        XCTAssertTrue(try String(contentsOfFile: page, encoding: .utf8).contains("<img src=\"data:"), "a failed refresh leaves the last page")
+
+        for (options, message) in [("--html", "feed-sync: option '--html' needs a value"), ("--html=", "feed-sync: --html takes a file name"),
+                                   ("--html /nonexistent/dir/feed.html", "feed-sync: --html: no directory '/nonexistent/dir' for '/nonexistent/dir/feed.html'")] {
+            let run = sh(#""$S/feed-sync" "# + options, environment: environment)
+            XCTAssertEqual(run.status, 64, options)
+            XCTAssertEqual(run.stderr.split(separator: "\n").first.map(String.init), message)
+        }
+    }
+
+    // MARK: feed-cache load --images, the page's source
+
+    func test_loadImages_addsEachImagesDataAndTheCacheDate_inEveryFileStore() throws {
+        let server = try Served(["--builtin", "demo"], test: self)
+        let directory = temporaryDirectory(self)
+        for store in ["feed.sqlite", "feed.json"] {
+            let environment = ["FEED_BASE_URL": server.base, "FEED_STORE": directory + "/" + store, "S": AcceptanceTests.scripts]
+            let sync = sh(#""$S/feed-sync" --limit 5 --now 2020-05-20T12:00:00Z"#, environment: environment)
+            XCTAssertEqual(sync.status, 0, sync.stderr)
+            let plain = sh("feed-cache load --now 2020-05-21T00:00:00Z", environment: environment)
+            let run = sh("feed-cache load --images --cached-at --now 2020-05-21T00:00:00Z", environment: environment)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let records = run.records()
+            XCTAssertEqual(records.count, 5, store)
+            XCTAssertEqual(plain.records().map { $0["id"] as? String }, records.map { $0["id"] as? String })
+            for (record, line) in zip(records, run.lines) {
+                let url = record["url"] as! String
+                let image = sh("feed-cache image --output - \(quoted(url))", environment: environment)
+                XCTAssertEqual(Data(base64Encoded: record["image_data_base64"] as? String ?? ""), image.stdout, url)
+                XCTAssertEqual(record["cached_at"] as? String, "2020-05-20T12:00:00Z")
+                XCTAssertTrue(line.hasSuffix(#"","image_data_base64":"\#(record["image_data_base64"]!)","cached_at":"2020-05-20T12:00:00Z"}"#), line)
+            }
+            // The records stay feed image records: another cache takes them as they are.
+            let again = sh("feed-cache load --images --now 2020-05-21T00:00:00Z | feed-cache --store \(quoted(directory + "/copy-" + store)) save && feed-cache --store \(quoted(directory + "/copy-" + store)) load --now 2020-05-21T00:00:00Z",
+                           environment: environment)
+            XCTAssertEqual(again.status, 0, again.stderr)
+            XCTAssertEqual(again.out, plain.out)
+        }
+    }
+
+    func test_loadImages_leavesOutTheDataOfAnImageNotCached_andOnlyLoadTakesIt() throws {
+        let directory = temporaryDirectory(self)
+        let environment = ["FEED_STORE": directory + "/feed.sqlite"]
+        let feed = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/image-0"}"# + "\n"
+        XCTAssertEqual(sh("feed-cache save", stdin: feed, environment: environment).status, 0)
+        let run = sh("feed-cache load --images < /dev/null", environment: environment)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.out, feed)
+        for command in ["save", "validate", "info"] {
+            let refused = sh("feed-cache \(command) --images < /dev/null", environment: environment)
+            XCTAssertEqual(refused.status, 64)
+            XCTAssertEqual(refused.stderr.split(separator: "\n").first.map(String.init), "feed-cache: --images goes with load only")
+        }
+        let empty = sh("feed-cache --store \(quoted(directory + "/none.sqlite")) load --images < /dev/null")
+        XCTAssertEqual(empty.status, 66)
+        XCTAssertEqual(empty.records().first?["error"] as? String, "not_found")
+    }
+}

@@ -82,6 +82,43 @@ final class FeedPageBrowserTests: XCTestCase {
         XCTAssertLessThan(both.count, 200 * 1024, "the README's picture stays under 200 KB")
     }
 
+    /// Images not cached (or past the inline limit) come from their URLs,
+    /// here a real nginx's, over the placeholder; the page's policy lets them in.
+    func test_pageOfImagesNotInline_inABrowser_loadsThemFromTheirURLsOnNginx() throws {
+        let nginx = try Nginx(test: self)
+        let directory = temporaryDirectory(self)
+        let records = try demoFeedRecords(base: nginx.base)
+        for (index, data) in records.images.enumerated() {
+            try data.write(to: URL(fileURLWithPath: nginx.root + "/image-\(index).png"))
+        }
+        let page = directory + "/page.html"
+        let run = sh("feed-view --format html --inline-limit 0 > \(quoted(page))", stdin: records.lines, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let browser = try Browser(test: self, height: 20_000)
+        try browser.open(URL(fileURLWithPath: page).absoluteString)
+        XCTAssertEqual(try browser.evaluate("document.querySelectorAll('.frame.placeholder img[src^=\"http://127.0.0.1:\"]').length") as? Int, 12)
+        let loaded = try browser.evaluate("""
+            Promise.all([...document.images].map(i => i.decode().then(() => i.naturalWidth, () => 0))).then(w => w.filter(n => n == 12).length)
+            """) as? Int
+        XCTAssertEqual(loaded, 12, "every image from nginx")
+    }
+
+    /// The demo feed's records as `feed-cache load --images` gives them
+    /// (Golden/demo-feed.ndjson), pointed at `base`, without their data; and that data.
+    private func demoFeedRecords(base: String) throws -> (lines: String, images: [Data]) {
+        let text = try String(contentsOfFile: FeedViewFormatTests.golden + "/demo-feed.ndjson", encoding: .utf8)
+        var lines = "", images: [Data] = []
+        for line in text.split(separator: "\n") {
+            var record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            // The fifth has none in the golden: it takes the fourth's.
+            images.append((record["image_data_base64"] as? String).flatMap { Data(base64Encoded: $0) } ?? images.last ?? Data())
+            record["image_data_base64"] = nil
+            record["url"] = (record["url"] as! String).replacingOccurrences(of: "http://127.0.0.1:8080", with: base)
+            lines += String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self) + "\n"
+        }
+        return (lines, images)
+    }
+
     func test_pageInGreek_inABrowser_isLocalizedWithItsComments() throws {
         let directory = temporaryDirectory(self)
         let comments = [

@@ -187,11 +187,15 @@ struct CacheContext {
                 try kept.forEachLine { (line) throws(ErrorRecord) in
                     record.removeAll(keepingCapacity: true)
                     record.append(contentsOf: line.dropLast())  // its closing brace
-                    if images, let url = Self.url(of: line), let data = try imageData(url), !data.isEmpty {
-                        tool.diagnostics.debug("image data hit: \(Secrets.redact(url)) (\(counted(data.count, "byte")))")
-                        record.append(contentsOf: #","\#(FeedImageRecordFields.imageData)":""#.utf8)
-                        record.append(contentsOf: Base64.encode(data).utf8)
-                        record.append(UInt8(ascii: "\""))
+                    if images, let url = Self.url(of: line) {
+                        if let data = try imageData(url), !data.isEmpty {
+                            tool.diagnostics.debug("image data hit: \(Secrets.redact(url)) (\(counted(data.count, "byte")))")
+                            record.append(contentsOf: #","\#(FeedImageRecordFields.imageData)":""#.utf8)
+                            record.append(contentsOf: Base64.encode(data).utf8)
+                            record.append(UInt8(ascii: "\""))
+                        } else {
+                            tool.diagnostics.debug("image data miss: \(Secrets.redact(url))")
+                        }
                     }
                     if cachedAt {
                         record.append(contentsOf: #","\#(FeedImageRecordFields.cachedAt)":""#.utf8)

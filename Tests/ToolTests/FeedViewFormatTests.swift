@@ -301,9 +301,10 @@ final class FeedViewFormatTests: XCTestCase {
         let environment = ["FEED_STORE": directory + "/feed.sqlite"]
         let feed = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/image-0"}"# + "\n"
         XCTAssertEqual(sh("feed-cache save", stdin: feed, environment: environment).status, 0)
-        let run = sh("feed-cache load --images < /dev/null", environment: environment)
+        let run = sh("feed-cache load --images < /dev/null", environment: environment.merging(["FEED_LOG": "debug"]) { $1 })
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.out, feed)
+        XCTAssertTrue(run.stderr.contains("feed-cache: image data miss: http://h/image-0\n"), run.stderr)
         for command in ["save", "validate", "info"] {
             let refused = sh("feed-cache \(command) --images < /dev/null", environment: environment)
             XCTAssertEqual(refused.status, 64)

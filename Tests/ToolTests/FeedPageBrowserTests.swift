@@ -119,6 +119,28 @@ final class FeedPageBrowserTests: XCTestCase {
         return (lines, images)
     }
 
+    /// One column from a small phone's width to a desktop's: nothing wider
+    /// than the screen at 320 px, even a word of 300 letters; at 1280 px a
+    /// column of 36rem in the middle.
+    func test_page_fitsAPhonesWidth_andCentresAColumnOnADesktop() throws {
+        let directory = temporaryDirectory(self)
+        let long = String(repeating: "x", count: 300)
+        let records = [
+            #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"\#(long)","location":"\#(long)","url":"http://127.0.0.1:9/\#(long).png"}"#,
+            #"{"id":"7DCC550B-835D-46DE-AA14-C5EDE102F183","message":"\#(long)","created_at":"2020-05-20T11:24:59Z","username":"\#(long)"}"#,
+        ].joined(separator: "\n") + "\n"
+        let page = directory + "/page.html"
+        XCTAssertEqual(sh("feed-view --format html --now 2020-05-21T00:00:00Z > \(quoted(page))", stdin: records, environment: env).status, 0)
+        let phone = try Browser(test: self, width: 320, height: 640)
+        try phone.open(URL(fileURLWithPath: page).absoluteString)
+        XCTAssertEqual(try phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth") as? Bool, true, "no sideways scrolling")
+        XCTAssertEqual(try phone.evaluate("Math.round(document.querySelector('.frame').getBoundingClientRect().width)") as? Int, 288, "the image spans the column")
+        let desktop = try Browser(test: self, width: 1280, height: 800)
+        try desktop.open(URL(fileURLWithPath: page).absoluteString)
+        let main = try desktop.evaluate("(r => [Math.round(r.left), Math.round(r.width)])(document.querySelector('main').getBoundingClientRect())") as? [Int]
+        XCTAssertEqual(main, [352, 576], "36rem in the middle of 1280 px")
+    }
+
     func test_pageInGreek_inABrowser_isLocalizedWithItsComments() throws {
         let directory = temporaryDirectory(self)
         let comments = [

@@ -21,6 +21,7 @@ public final class SaveInput {
     /// Records read ahead, before the store was opened.
     private var ahead: [(document: JSONDocument, number: Int)?] = []
     private var aheadIndex = 0
+    private var quick = FeedImageRecordLine()
     /// Whether the input has been read to its end.
     public private(set) var ended = false
     /// The first error record or invalid line met (already reported): then
@@ -51,91 +52,117 @@ public final class SaveInput {
 
     /// Reads the next record (the records read ahead first) and passes its
     /// image to `add`; false at the end of the input. Throws `rejection` once
-    /// the input is rejected, and what `add` throws.
+    /// the input is rejected, and what `add` throws. A line of a plain feed
+    /// image record, as the tools write them, is read in place
+    /// (`FeedImageRecordLine`); any other goes through a parsed document.
     public func next(_ add: (CachedImageText) throws(ErrorRecord) -> Bool) throws(ErrorRecord) -> Bool {
-        let record: (document: JSONDocument, number: Int)
         if aheadIndex < ahead.count, let held = ahead[aheadIndex] {
-            record = held
             ahead[aheadIndex] = nil
             aheadIndex += 1
-        } else {
-            if !ahead.isEmpty {
-                ahead = []
-                aheadIndex = 0
-            }
-            guard let read = read() else {
-                if let rejection { throw rejection }
-                return false
-            }
-            record = read
+            try image(held.document, held.number, add)
+            return true
         }
+        if !ahead.isEmpty {
+            ahead = []
+            aheadIndex = 0
+        }
+        while let (line, number, truncated) = nextLine() {
+            if !truncated, let added = try quick.lend(line, to: add) {
+                try kept(added, line: line, number: number) { Self.id(of: try? RecordLine.parse(line, lineNumber: number)) }
+                return true
+            }
+            guard let document = record(line, number, truncated) else { continue }
+            try image(document, number, add)
+            return true
+        }
+        if let rejection { throw rejection }
+        return false
+    }
+
+    /// Passes the image of a record read as a document to `add`.
+    private func image(_ document: JSONDocument, _ number: Int, _ add: (CachedImageText) throws(ErrorRecord) -> Bool) throws(ErrorRecord) {
         let added: Bool
-        if let result = try FeedImageRecordText.lend(record.document, to: add) {
+        if let result = try FeedImageRecordText.lend(document, to: add) {
             added = result
         } else {
             let image: FeedImage
             do throws(ErrorRecord) {
-                image = try FeedImage(record: record.document)
+                image = try FeedImage(record: document)
             } catch {
-                let located = error.on(line: record.number)
+                let located = error.on(line: number)
                 tool.fail(located)
                 rejection = located
                 throw located
             }
             added = try CachedImageText.lending(image, to: add)
         }
-        if added {
-            try spool?.append(line: record.document.bytes)
-        } else {
-            tool.diagnostics.debug("save: " + InputLocation.prefix(line: record.number) + "id \(Self.id(of: record.document)) is already in the feed; skipped")
-        }
-        return true
+        try kept(added, line: document.bytes[...], number: number) { Self.id(of: document) }
     }
 
-    private static func id(of document: JSONDocument) -> String {
+    /// Keeps the line of an image saved (with `tee`), or says that its id was skipped.
+    private func kept(_ added: Bool, line: ArraySlice<UInt8>, number: Int, id: () -> String) throws(ErrorRecord) {
+        if added {
+            try spool?.append(line: line)
+        } else {
+            tool.diagnostics.debug("save: " + InputLocation.prefix(line: number) + "id \(id()) is already in the feed; skipped")
+        }
+    }
+
+    private static func id(of document: JSONDocument?) -> String {
+        guard let document else { return "" }
         let text = document.member(document.root, "id").flatMap { document.string($0) } ?? ""
         return Identifiers.uuid(text)?.canonicalString ?? text
     }
 
     /// The next record line parsed; nil at the end of the input or once it is rejected.
     private func read() -> (document: JSONDocument, number: Int)? {
-        while !rejected, !ended {
-            let next: (line: ArraySlice<UInt8>, number: Int, truncated: Bool)?
-            do throws(ErrorRecord) {
-                next = try lines.next()
-            } catch {
-                tool.fail(error)
-                rejection = error
-                return nil
-            }
-            guard let (line, number, truncated) = next else {
+        while let (line, number, truncated) = nextLine() {
+            if let document = record(line, number, truncated) { return (document, number) }
+        }
+        return nil
+    }
+
+    /// The next line; nil at the end of the input or once it is rejected.
+    private func nextLine() -> (line: ArraySlice<UInt8>, number: Int, truncated: Bool)? {
+        guard !rejected, !ended else { return nil }
+        do throws(ErrorRecord) {
+            guard let next = try lines.next() else {
                 ended = true
                 return nil
             }
-            guard let document = tool.parseRecord(line, number, truncated) else {
-                rejection = ErrorRecord(.invalidData, "an invalid line", line: number)
-                return nil
-            }
-            if let kind = RecordKind.errorKind(of: document) {
-                tool.output.line(line)
-                tool.record(kind)
-                rejection = ErrorRecord(kind, "an error record on input", line: number)
-                return nil
-            }
-            if RecordKind.isPage(document) {
-                page = PageRecord(document)
-                do throws(ErrorRecord) {
-                    try spool?.append(line: line)
-                } catch {
-                    tool.fail(error)
-                    rejection = error
-                    return nil
-                }
-                continue
-            }
-            return (document, number)
+            return next
+        } catch {
+            tool.fail(error)
+            rejection = error
+            return nil
         }
-        return nil
+    }
+
+    /// The line parsed when it is a feed image record (or not one, for
+    /// `FeedImage(record:)` to report); nil for a page record, kept, and for
+    /// an invalid line or an error record, which reject the input.
+    private func record(_ line: ArraySlice<UInt8>, _ number: Int, _ truncated: Bool) -> JSONDocument? {
+        guard let document = tool.parseRecord(line, number, truncated) else {
+            rejection = ErrorRecord(.invalidData, "an invalid line", line: number)
+            return nil
+        }
+        if let kind = RecordKind.errorKind(of: document) {
+            tool.output.line(line)
+            tool.record(kind)
+            rejection = ErrorRecord(kind, "an error record on input", line: number)
+            return nil
+        }
+        if RecordKind.isPage(document) {
+            page = PageRecord(document)
+            do throws(ErrorRecord) {
+                try spool?.append(line: line)
+            } catch {
+                tool.fail(error)
+                rejection = error
+            }
+            return nil
+        }
+        return document
     }
 
     /// After a rejection: reads the rest of the input, writing error records

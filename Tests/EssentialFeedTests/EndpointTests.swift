@@ -109,6 +109,24 @@ final class EndpointTests: XCTestCase {
         XCTAssertEqual(Identifiers.uuid("ffffffff-ffff-ffff-ffff-ffffffffffff")?.uuidString, "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")
     }
 
+    /// The digits are read eight at a time: every digit of every place, in
+    /// either case, comes back as Foundation reads it.
+    func test_uuid_readsRandomIDsInEitherCaseAsFoundationDoes() {
+        for _ in 0..<2000 {
+            let id = UUID()
+            let mixed = String(id.uuidString.map { Bool.random() ? Character($0.lowercased()) : $0 })
+            XCTAssertEqual(Identifiers.uuid(id.uuidString), id)
+            XCTAssertEqual(Identifiers.uuid(mixed), id, mixed)
+        }
+        for place in [0, 7, 9, 12, 14, 17, 19, 22, 24, 27, 28, 35] {
+            for digit in Array("0123456789abcdefABCDEF") {
+                var text = Array("00000000-0000-0000-0000-000000000000")
+                text[place] = digit
+                XCTAssertEqual(Identifiers.uuid(String(text)), UUID(uuidString: String(text)), String(text))
+            }
+        }
+    }
+
     func test_isAbsoluteURL_requiresASchemeAndMore() {
         for text in ["http://x.com", "https://x.com/a?b#c", "data:image/png;base64,AA==", "urn:isbn:1", "a+b-c.d:x", "http:é"] {
             XCTAssertTrue(Identifiers.isAbsoluteURL(text), text)

@@ -16,7 +16,7 @@ final class FastItemsTests: XCTestCase {
     }
 
     func test_name_recognizesEachItemNameAsMemberNameDoes() {
-        for key in ["id", "image", "description", "location", "message", "created_at", "author", "username"] {
+        for key in ["id", "url", "image", "description", "location", "message", "created_at", "author", "username"] {
             XCTAssertEqual(name(key), MemberName(Array(key.utf8)), key)
             XCTAssertNotEqual(name(key), .other, key)
         }
@@ -24,7 +24,7 @@ final class FastItemsTests: XCTestCase {
 
     func test_name_leavesOtherNamesAsOther() {
         for key in ["", "i", "ids", "Id", "imag", "images", "imagE", "descriptions", "descriptioN", "locatio", "locatioN",
-                    "messages", "created_on", "created_aT", "authors", "user", "usernames", "url", "x"] {
+                    "messages", "created_on", "created_aT", "authors", "user", "usernames", "ur", "urls", "uRl", "URL", "x"] {
             XCTAssertEqual(name(key), .other, key)
         }
     }

@@ -72,13 +72,15 @@ struct FastItems: JSONFlatObjectVisitor {
         return true
     }
 
-    /// The item names, told by length and the name's first words; any
+    /// The item names (and `url`, for `FeedImageRecordLine`), told by
+    /// length and the name's first words; any
     /// other name is `.other` here, as `MemberName`, the one matcher of
     /// names, has it (`FastItemsTests` checks each constant against it).
     @inline(__always)
     static func name(_ k: JSONName) -> MemberName {
         switch k.bytes.count {
         case 2: return k.word0 == 0x6469 ? .id : .other                                            // id
+        case 3: return k.word0 == 0x6C_7275 ? .url : .other                                         // url
         case 5: return k.word0 == 0x65_6761_6D69 ? .image : .other                                  // image
         case 6: return k.word0 == 0x726F_6874_7561 ? .author : .other                               // author
         case 7: return k.word0 == 0x65_6761_7373_656D ? .message : .other                           // message

@@ -17,18 +17,41 @@ public enum Identifiers {
     }
 
     /// A UUID from the UTF-8 bytes of its canonical 8-4-4-4-12 form, any letter case.
+    @inline(__always)
     public static func uuid(bytes p: UnsafeBufferPointer<UInt8>) -> UUID? {
-        guard isUUID(bytes: p) else { return nil }
+        guard isUUID(bytes: p), let base = p.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        // The 32 digits as four words of eight: 0-7, 9-12 and 14-17, 19-22 and 24-27, 28-35.
+        @inline(__always) func digits(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+        @inline(__always) func digits(_ first: Int, _ second: Int) -> UInt64 {
+            UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: first, as: UInt32.self)))
+                | UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: second, as: UInt32.self))) << 32
+        }
+        let a = hexWord(digits(0)), b = hexWord(digits(9, 14)), c = hexWord(digits(19, 24)), d = hexWord(digits(28))
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &value) { out in
-            var i = 0
-            for byte in 0..<16 {
-                if i == 8 || i == 13 || i == 18 || i == 23 { i += 1 }
-                out[byte] = UInt8(JSONEscapes.hexValue(p[i]) << 4 | JSONEscapes.hexValue(p[i + 1]))
-                i += 2
-            }
+            out.storeBytes(of: a.bigEndian, toByteOffset: 0, as: UInt32.self)
+            out.storeBytes(of: b.bigEndian, toByteOffset: 4, as: UInt32.self)
+            out.storeBytes(of: c.bigEndian, toByteOffset: 8, as: UInt32.self)
+            out.storeBytes(of: d.bigEndian, toByteOffset: 12, as: UInt32.self)
         }
         return UUID(uuid: value)
+    }
+
+    /// The value of eight hex digits (checked: digits or letters of either
+    /// case), the first in the lowest byte of `x`, the first digit highest.
+    @inline(__always)
+    private static func hexWord(_ x: UInt64) -> UInt32 {
+        // A letter has bit 6 set: its low nibble plus 9 is its value.
+        let letters = (x >> 6) & 0x0101_0101_0101_0101
+        var v = (x & 0x0F0F_0F0F_0F0F_0F0F) &+ letters &* 9
+        // Each byte a nibble, the first digit in the lowest byte: pair them up.
+        v = ((v & 0x000F_000F_000F_000F) << 4) | ((v >> 8) & 0x000F_000F_000F_000F)
+        v = ((v & 0x0000_00FF_0000_00FF) << 8) | ((v >> 16) & 0x0000_00FF_0000_00FF)
+        v = ((v & 0x0000_0000_0000_FFFF) << 16) | ((v >> 32) & 0x0000_0000_0000_FFFF)
+        return UInt32(truncatingIfNeeded: v)
     }
 
     /// Whether `text` is a UUID in the 8-4-4-4-12 form, any letter case: the

@@ -24,8 +24,9 @@ final class SQLiteFeedWriter: FeedImageWriter {
 
     private let connection: SQLiteConnection
     private var inserter: SQLiteRowInserter?
-    /// The inserter's statement, finalized here (never on its thread).
+    /// The inserter's statements, finalized here (never on its thread).
     private var insert: SQLiteStatement?
+    private var insertGroup: SQLiteStatement?
     /// The statement of the indexed inserts.
     private var statement: SQLiteStatement?
     private var ids: IDSet
@@ -40,9 +41,12 @@ final class SQLiteFeedWriter: FeedImageWriter {
         self.connection = connection
         self.ids = ids
         self.idsInMemory = idsInMemory
-        let insert = try connection.prepare("INSERT INTO feed_image (id, description, location, url) VALUES (?, ?, ?, ?)", "write")
+        let sql = "INSERT INTO feed_image (id, description, location, url) VALUES "
+        let insert = try connection.prepare(sql + "(?, ?, ?, ?)", "write")
+        let group = try connection.prepare(SQLiteRowInserter.groupSQL(sql), "write")
         self.insert = insert
-        inserter = SQLiteRowInserter(connection, insert.statement)
+        insertGroup = group
+        inserter = SQLiteRowInserter(connection, insert.statement, group: group.statement)
     }
 
     /// Writes every row added so far (call it before anything else uses the
@@ -58,6 +62,7 @@ final class SQLiteFeedWriter: FeedImageWriter {
         inserter?.stop()
         inserter = nil
         insert = nil
+        insertGroup = nil
     }
 
     /// From now on repeated ids are found by a unique index (made here, on the
@@ -69,6 +74,7 @@ final class SQLiteFeedWriter: FeedImageWriter {
         inserter?.stop()
         inserter = nil
         insert = nil
+        insertGroup = nil
         ids = IDSet(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
         statement = try connection.guarded { () throws(ErrorRecord) -> SQLiteStatement in
             try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB / 4)", "write")

@@ -4,40 +4,53 @@ import EssentialFeed
 /// buffer, and for each row four fields (id, description, location, url) as
 /// an offset and a length (-1: NULL).
 final class SQLiteRowBatch {
-    private var bytes: [UInt8] = []
-    private var fields: [Int] = []
+    /// One stored property, changed once a row (a class's stored property
+    /// is checked for exclusive access at each change).
+    private var rows = Rows()
     static let byteLimit = 256 << 10
     static let rowLimit = 2_048
 
-    var isEmpty: Bool { fields.isEmpty }
-    var isFull: Bool { bytes.count >= Self.byteLimit || fields.count >= Self.rowLimit * 8 }
+    private struct Rows {
+        var bytes: [UInt8] = []
+        var fields: [Int] = []
 
-    func append(_ image: CachedImageText) {
-        field(image.id)
-        field(image.description)
-        field(image.location)
-        field(image.url)
+        mutating func append(_ image: CachedImageText) {
+            field(image.id)
+            field(image.description)
+            field(image.location)
+            field(image.url)
+        }
+
+        @inline(__always)
+        private mutating func field(_ text: UnsafeBufferPointer<UInt8>?) {
+            guard let text else {
+                fields.append(0)
+                fields.append(-1)
+                return
+            }
+            fields.append(bytes.count)
+            fields.append(text.count)
+            bytes.append(contentsOf: text)
+        }
     }
 
-    private func field(_ text: UnsafeBufferPointer<UInt8>?) {
-        guard let text else {
-            fields.append(0)
-            fields.append(-1)
-            return
-        }
-        fields.append(bytes.count)
-        fields.append(text.count)
-        bytes.append(contentsOf: text)
+    var isEmpty: Bool { rows.fields.isEmpty }
+    var count: Int { rows.fields.count / 8 }
+    var isFull: Bool { rows.bytes.count >= Self.byteLimit || rows.fields.count >= Self.rowLimit * 8 }
+
+    func append(_ image: CachedImageText) {
+        rows.append(image)
     }
 
     func clear() {
-        bytes.removeAll(keepingCapacity: true)
-        fields.removeAll(keepingCapacity: true)
+        rows.bytes.removeAll(keepingCapacity: true)
+        rows.fields.removeAll(keepingCapacity: true)
     }
 
     /// Lends each row's fields, valid for the call.
     func forEachRow(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
-        try bytes.withUnsafeBufferPointer { (all) throws(ErrorRecord) in
+        let fields = rows.fields
+        try rows.bytes.withUnsafeBufferPointer { (all) throws(ErrorRecord) in
             var index = 0
             while index < fields.count {
                 func text(_ at: Int) -> UnsafeBufferPointer<UInt8>? {

@@ -21,6 +21,12 @@ import EssentialFeed
 final class SQLiteRowInserter: @unchecked Sendable {
     private unowned let connection: SQLiteConnection
     private let statement: OpaquePointer
+    /// Inserts `groupSize` rows at once (nil: one at a time).
+    private let group: OpaquePointer?
+    /// Rows a grouped insert takes: one statement of that many rows costs
+    /// SQLite about two thirds of as many single inserts (32 measured best
+    /// among 4, 8, 16, 32, 64 at 1M rows; 4 and 8 were slower than one).
+    static let groupSize = 32
     private var filling = SQLiteRowBatch()
     /// Shared with the thread, under `condition`.
     private let condition = Condition()
@@ -32,10 +38,17 @@ final class SQLiteRowInserter: @unchecked Sendable {
     private var stopping = false
     private var abandoned = false
 
-    /// `statement` inserts a row's four fields; it must outlive `stop()`.
-    init(_ connection: SQLiteConnection, _ statement: OpaquePointer) {
+    /// `statement` inserts a row's four fields, `group` the fields of
+    /// `groupSize` rows; both must outlive `stop()`.
+    init(_ connection: SQLiteConnection, _ statement: OpaquePointer, group: OpaquePointer?) {
         self.connection = connection
         self.statement = statement
+        self.group = group
+    }
+
+    /// The statement `group` is prepared from.
+    static func groupSQL(_ insert: String) -> String {
+        insert + Array(repeating: "(?, ?, ?, ?)", count: groupSize).joined(separator: ", ")
     }
 
     func add(_ image: CachedImageText) throws(ErrorRecord) {
@@ -127,13 +140,21 @@ final class SQLiteRowInserter: @unchecked Sendable {
                 guard sqlite3_get_autocommit(connection.db) == 0 else {
                     throw ErrorRecord(.store, "\(connection.path): the transaction ended before its rows were written")
                 }
-                let statement = self.statement
+                // Whole groups of rows through `group`, the rest one at a
+                // time; the text stays in the batch until the call returns.
+                let grouped = group == nil ? 0 : batch.count / Self.groupSize * Self.groupSize
+                var row = 0
                 try batch.forEachRow { (id, description, location, url) throws(ErrorRecord) in
-                    var code = SQLiteStatement.bindStatic(statement, 1, id)
-                    if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 2, description) }
-                    if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 3, location) }
-                    if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 4, url) }
-                    if code == SQLITE_OK { code = sqlite3_step(statement) }
+                    let statement = row < grouped ? self.group! : self.statement
+                    let first = Int32(row < grouped ? row % Self.groupSize * 4 : 0) + 1
+                    row += 1
+                    var code = SQLiteStatement.bindStatic(statement, first, id)
+                    if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, first + 1, description) }
+                    if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, first + 2, location) }
+                    if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, first + 3, url) }
+                    guard code == SQLITE_OK else { throw connection.failure(code, "write") }
+                    guard row > grouped || row % Self.groupSize == 0 else { return }
+                    code = sqlite3_step(statement)
                     sqlite3_reset(statement)
                     guard code == SQLITE_DONE else { throw connection.failure(code, "write") }
                 }

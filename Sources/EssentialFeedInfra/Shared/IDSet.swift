@@ -74,15 +74,17 @@ public struct IDSet: ~Copyable {
     public mutating func insert(_ id: UUID) throws(ErrorRecord) -> Bool {
         let key = Self.key(id)
         let fingerprint = key.0 >> 32
-        if try containsSorted(key, fingerprint) { return false }
-        guard count < Int(UInt32.max) else { throw ErrorRecord(.store, "\(path): more than \(UInt32.max) ids in one feed") }
         let mask = recent.count - 1
         var slot = Int(truncatingIfNeeded: key.1) & mask
+        // Loaded first, so that its cache miss overlaps the sorted run's.
+        var entry = recent[slot]
+        if try containsSorted(key, fingerprint) { return false }
+        guard count < Int(UInt32.max) else { throw ErrorRecord(.store, "\(path): more than \(UInt32.max) ids in one feed") }
         while true {
-            let entry = recent[slot]
             if entry == 0 { break }
             if entry >> 32 == fingerprint, try log.key(at: Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1) == key { return false }
             slot = (slot + 1) & mask
+            entry = recent[slot]
         }
         try log.append(key)
         recent[slot] = fingerprint << 32 | UInt64(count + 1)

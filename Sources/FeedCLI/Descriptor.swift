@@ -23,6 +23,26 @@ public enum Descriptor {
         return 0
     }
 
+    /// The pipe capacity the tools ask for on a pipe they read or write.
+    public static let pipeCapacity: Int32 = 1 << 20
+
+    /// Gives the pipe at `fd`, when it is one, a capacity of `pipeCapacity`
+    /// (Linux's default is 64 KiB, and 1 MiB its default limit for users
+    /// without privilege): the stages of a pipeline then hand each other
+    /// a sixteenth as many pieces and wait on each other far less often
+    /// (the 1M-item sandwich measured 3.3 -> 2.8 s). Anything else, a pipe
+    /// already as large, or a refusal, leaves it as it is.
+    public static func widenPipe(_ fd: Int32) {
+        #if os(Linux)
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        let getSize: Int32 = 1032, setSize: Int32 = 1031  // F_GETPIPE_SZ, F_SETPIPE_SZ
+        let current = fcntl(fd, getSize)
+        guard current >= 0, current < pipeCapacity else { return }
+        _ = fcntl(fd, setSize, pipeCapacity)
+        #endif
+    }
+
     /// The text of an errno value.
     public static func describe(_ code: Int32) -> String {
         String(cString: strerror(code))

@@ -59,6 +59,8 @@ public final class Tool: @unchecked Sendable {
         self.environment = environment
         diagnostics = Diagnostics(tool: name, environment: environment["FEED_LOG"])
         output = Output(fd: streams.output, diagnostics: diagnostics)
+        Descriptor.widenPipe(streams.input)
+        Descriptor.widenPipe(streams.output)
         if streams.handlesSignals { Signals.install(output: output) }
         let all = options + [.flag("--help", "-h"), .flag("--version")]
         do {

@@ -6,6 +6,29 @@ final class MapperToolTests: XCTestCase {
     let feedResponse = #"{"url":"http://h/v1/feed?limit=10","status":200,"body":{"items":[{"id":"2ab2ae66-a4b7-4a16-b374-51bbac8db086","description":"a description","location":"a location","image":"http://h/image-0"},{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","image":"http://h/image-1"}]}}"#
     let commentsResponse = #"{"url":"http://h/c","status":201,"body":{"items":[{"id":"7019D8A7-0B35-4057-B7F9-8C5471961ED0","message":"a message","created_at":"2020-05-20T11:24:59+0000","author":{"username":"a username"}}]}}"#
 
+    /// A tool gives the pipes it reads and writes a capacity of 1 MiB
+    /// (Linux's default is 64 KiB), so that the stages of a long pipeline
+    /// hand each other large pieces: feed-map in a pipeline of its own,
+    /// each pipe's capacity read once it has ended (the pipes outlive it:
+    /// the parent keeps an end of each).
+    func test_tools_widenThePipesTheyReadAndWrite() {
+        #if os(Linux)
+        let script = """
+            import fcntl, os, subprocess, sys
+            r_in, w_in = os.pipe()
+            r_out, w_out = os.pipe()
+            before = fcntl.fcntl(w_in, 1032)
+            tool = subprocess.Popen([sys.argv[1]], stdin=r_in, stdout=w_out)
+            os.write(w_in, sys.argv[2].encode() + b"\\n")
+            os.close(w_in)
+            tool.wait()
+            print(before, fcntl.fcntl(r_in, 1032), fcntl.fcntl(w_out, 1032), tool.returncode, len(os.read(r_out, 1 << 20)) > 0)
+            """
+        let run = sh("python3 -c \(quoted(script)) \(quoted(Products.path("feed-map"))) \(quoted(feedResponse))")
+        XCTAssertEqual(run.out, "65536 1048576 1048576 0 True\n", run.stderr)
+        #endif
+    }
+
     /// `curl … | feed-map` without --raw: the mapper says once what to do.
     func test_mappers_onABarePayload_hintAtRawOnce() {
         let pretty = "{\n  \"items\": [\n    {\"id\": \"x\"}\n  ]\n}\n"

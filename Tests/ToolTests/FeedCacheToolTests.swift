@@ -306,6 +306,23 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// A repeated id is said at debug level with its line, whether the
+    /// line is read in place (a plain record) or parsed (one with a member
+    /// of its own), and the id in its canonical form.
+    func test_save_saysEachRepeatedIDItSkipsAtDebugLevel() {
+        let plain = #"{"id":"2ab2ae66-a4b7-4a16-b374-51bbac8db086","url":"http://h/other"}"#
+        let parsed = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/other","own":1}"#
+        forEachStore { store in
+            let run = cache("save", store, stdin: feedA + plain + "\n" + parsed + "\n", environment: ["FEED_LOG": "debug"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            for line in [3, 4] {
+                XCTAssertTrue(run.stderr.contains("feed-cache: save: stdin:\(line): id 2AB2AE66-A4B7-4A16-B374-51BBAC8DB086 is already in the feed; skipped\n"),
+                              "line \(line): \(run.stderr)")
+            }
+            XCTAssertEqual(cache("load", store).out, feedA)
+        }
+    }
+
     func test_validateAndDelete_onAMissingStoreCreateNothing() {
         forEachStore { store in
             XCTAssertEqual(cache("validate", store).status, 0)

@@ -171,6 +171,32 @@ final class DocumentedRecipeTests: XCTestCase {
         XCTAssertEqual(sh("feed-cache info", environment: env).records().first?["status"] as? String, "valid")
     }
 
+    /// The section-1 pages' recipes (EXAMPLES lines that are not
+    /// transcripts): each page's in its order, in a folder and with a store
+    /// of its own that already holds the feed (as a user's would), run as
+    /// written against feed-serve; each exits 0.
+    func test_manPageRecipes_online_exit0() throws {
+        let server = try Served(test: self)
+        let path = [Products.directory, Self.root.path + "/scripts", ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].joined(separator: ":")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Self.root.path + "/man/man1").filter { $0.hasSuffix(".1") }.sorted()
+        var ran = 0
+        for page in pages {
+            let recipes = Self.recipes(try Self.manBlocks("man/man1/" + page))
+            guard !recipes.isEmpty else { continue }
+            let folder = temporaryDirectory(self)
+            let env = ["FEED_BASE_URL": server.base, "FEED_STORE": folder + "/feed.sqlite", "ID": acceptanceID, "NO_COLOR": "1",
+                       "LANG": "C.UTF-8", "LC_ALL": "", "PATH": path, "HOME": folder]
+            let seed = sh("feed-fetch | feed-map | feed-cache save", environment: env)
+            XCTAssertEqual(seed.status, 0, seed.stderr)
+            for recipe in recipes {
+                let run = sh("cd \(quoted(folder)) && \(recipe.line)", environment: env, timeout: 20)
+                ran += 1
+                XCTAssertEqual(run.status, 0, "\(recipe.source): \(recipe.line)\n\(run.stderr)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(ran, 15)
+    }
+
     /// Offline: the fallback recipe shows the cached feed and exits 0; with
     /// nothing cached, the localized connection error and a failure status.
     func test_fallbackRecipe_offline_showsTheCacheElseTheConnectionError() throws {

@@ -59,7 +59,7 @@ public final class SaveInput {
         if aheadIndex < ahead.count, let held = ahead[aheadIndex] {
             ahead[aheadIndex] = nil
             aheadIndex += 1
-            try image(held.document, held.number, add)
+            try image(held.document, held.number, quickly: true, add)
             return true
         }
         if !ahead.isEmpty {
@@ -72,17 +72,19 @@ public final class SaveInput {
                 return true
             }
             guard let document = record(line, number, truncated) else { continue }
-            try image(document, number, add)
+            try image(document, number, quickly: false, add)
             return true
         }
         if let rejection { throw rejection }
         return false
     }
 
-    /// Passes the image of a record read as a document to `add`.
-    private func image(_ document: JSONDocument, _ number: Int, _ add: (CachedImageText) throws(ErrorRecord) -> Bool) throws(ErrorRecord) {
+    /// Passes the image of a record read as a document to `add`: read in
+    /// place first when `quickly` (a record read ahead), else through
+    /// `FeedImage(record:)`, which names what is wrong.
+    private func image(_ document: JSONDocument, _ number: Int, quickly: Bool, _ add: (CachedImageText) throws(ErrorRecord) -> Bool) throws(ErrorRecord) {
         let added: Bool
-        if let result = try FeedImageRecordText.lend(document, to: add) {
+        if quickly, let result = try quick.lend(document.bytes[...], to: add) {
             added = result
         } else {
             let image: FeedImage

@@ -21,8 +21,8 @@ import EssentialFeed
 final class SQLiteRowInserter: @unchecked Sendable {
     private unowned let connection: SQLiteConnection
     private let statement: OpaquePointer
-    /// Inserts `groupSize` rows at once (nil: one at a time).
-    private let group: OpaquePointer?
+    /// Inserts `groupSize` rows at once.
+    private let group: OpaquePointer
     /// Rows a grouped insert takes: one statement of that many rows costs
     /// SQLite about two thirds of as many single inserts (32 measured best
     /// among 4, 8, 16, 32, 64 at 1M rows; 4 and 8 were slower than one).
@@ -40,7 +40,7 @@ final class SQLiteRowInserter: @unchecked Sendable {
 
     /// `statement` inserts a row's four fields, `group` the fields of
     /// `groupSize` rows; both must outlive `stop()`.
-    init(_ connection: SQLiteConnection, _ statement: OpaquePointer, group: OpaquePointer?) {
+    init(_ connection: SQLiteConnection, _ statement: OpaquePointer, group: OpaquePointer) {
         self.connection = connection
         self.statement = statement
         self.group = group
@@ -142,10 +142,10 @@ final class SQLiteRowInserter: @unchecked Sendable {
                 }
                 // Whole groups of rows through `group`, the rest one at a
                 // time; the text stays in the batch until the call returns.
-                let grouped = group == nil ? 0 : batch.count / Self.groupSize * Self.groupSize
+                let grouped = batch.count / Self.groupSize * Self.groupSize
                 var row = 0
                 try batch.forEachRow { (id, description, location, url) throws(ErrorRecord) in
-                    let statement = row < grouped ? self.group! : self.statement
+                    let statement = row < grouped ? self.group : self.statement
                     let first = Int32(row < grouped ? row % Self.groupSize * 4 : 0) + 1
                     row += 1
                     var code = SQLiteStatement.bindStatic(statement, first, id)

@@ -3,13 +3,19 @@ import EssentialFeedNetwork
 import FeedCLI
 
 /// A response body past its memory bound, in the tools' one spool (memory,
-/// then an unlinked temporary file): what the HTTP clients spill to.
+/// then an unlinked temporary file): what the HTTP clients spill to. Its
+/// bytes are checked for JSON as they come (`BodyCheck`), when a thread
+/// can be had for it.
 final class SpooledBody: BodySpill, @unchecked Sendable {
     let spool: Spool
+    let check: BodyCheck?
 
     init(environment: [String: String]) {
         spool = Spool(name: "feed-fetch", environment: environment, memoryLimit: 1 << 20)
+        check = BodyCheck.start()
     }
+
+    deinit { check?.cancel() }
 
     func append(_ bytes: UnsafeRawBufferPointer) throws(HTTPFailure) {
         do throws(ErrorRecord) {
@@ -17,5 +23,6 @@ final class SpooledBody: BodySpill, @unchecked Sendable {
         } catch {
             throw HTTPFailure(.spill, error.message)
         }
+        check?.append(bytes)
     }
 }

@@ -3,9 +3,9 @@ import EssentialFeedNetwork
 import FeedCLI
 
 /// The response record of a body in the spool, written whole when due
-/// without holding the body: the body is first read through once to know
-/// whether it is JSON (then written as `body`, its blanks dropped, as
-/// `JSONWriter` writes a small one) or not (written as `body_base64`).
+/// without holding the body: whether the body is JSON was checked as it
+/// came (`BodyCheck`): then it is written as `body`, its blanks dropped,
+/// as `JSONWriter` writes a small one; else as `body_base64`.
 struct SpooledRecord {
     /// The record up to its body's value (`…,"body":` or `…,"body_base64":"`).
     let prefix: [UInt8]
@@ -17,25 +17,17 @@ struct SpooledRecord {
 
     init(url: String, _ response: HTTPResult, _ body: SpooledBody) throws(ErrorRecord) {
         self.body = body
-        // Large reads: few system calls for a big body.
-        var reader = JSONStreamReader(source: try body.spool.bytes(), chunkSize: 1 << 20)
-        reader.multiline = true
-        var json = false
-        var value: Range<Int>?
-        do throws(ErrorRecord) {
-            if try reader.peek() != nil {
-                let start = reader.offset
-                reader.sawBlank = false
-                try reader.skipValue()
-                if !reader.sawBlank { value = start..<reader.offset }
-                try reader.finishDocument()
-                json = true
-            }
-        } catch where error.kind != .store {
-            json = false
+        let verdict: BodyCheck.Verdict
+        if let check = body.check {
+            verdict = check.finish()
+        } else {
+            // No thread checked it as it came: read it through now (large reads: few system calls).
+            var reader = JSONStreamReader(source: try body.spool.bytes(), chunkSize: 1 << 20)
+            verdict = try BodyCheck.verdict(of: &reader)
         }
+        let json = verdict.isJSON
         isJSON = json
-        compactValue = json ? value : nil
+        compactValue = verdict.compactValue
         var writer = JSONWriter()
         writer.beginObject()
         writer.member("url", url)

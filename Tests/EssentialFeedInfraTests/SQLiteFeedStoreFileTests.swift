@@ -40,6 +40,23 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         XCTAssertEqual(StoreTestFiles.names(in: directory.path), ["feed.sqlite"], "Expected one file at rest")
     }
 
+    /// SQLite undoes a failed statement alone through a statement journal:
+    /// a copy of each page the statement changes (a temporary file past
+    /// 64 KiB). A save's inserts of many rows need none (making the
+    /// schema of a new file does, once: it is made first here).
+    func test_save_ofManyBatches_opensNoStatementJournal() throws {
+        try makeSUT().insert(uniqueFeed(), timestamp: anyTimestamp())
+        let feed = uniqueFeed(count: 12_000)
+        let opened = try CountingVFS.journalsOpened {
+            let sut = makeSUT()
+            _ = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).save(reading: reading(feed))
+            XCTAssertEqual(try sut.retrieve()?.feed, feed)
+        }
+
+        XCTAssertEqual(opened.statement, 0, "statement journals opened")
+        XCTAssertEqual(opened.rollback, 1, "the transaction's own journal")
+    }
+
     func test_insert_storesTheTimestampAsExactSecondsAndNanoseconds() throws {
         try makeSUT().insert(uniqueFeed(), timestamp: Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_789))
 
@@ -335,6 +352,39 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
     }
 
     private struct SQLiteError: Error { let message: String }
+
+    /// A VFS over the default one, made the default while `body` runs,
+    /// that counts the journals SQLite opens.
+    private enum CountingVFS {
+        nonisolated(unsafe) static var base: UnsafeMutablePointer<sqlite3_vfs>?
+        nonisolated(unsafe) static var statement = 0
+        nonisolated(unsafe) static var rollback = 0
+
+        static func journalsOpened(_ body: () throws -> Void) throws -> (statement: Int, rollback: Int) {
+            guard let found = sqlite3_vfs_find(nil) else { throw SQLiteError(message: "no default VFS") }
+            base = found
+            statement = 0
+            rollback = 0
+            let vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
+            vfs.initialize(to: found.pointee)
+            let name = strdup("feed-test-counting")
+            vfs.pointee.zName = UnsafePointer(name)
+            vfs.pointee.pNext = nil
+            vfs.pointee.xOpen = { vfs, path, file, flags, outFlags in
+                if flags & SQLITE_OPEN_SUBJOURNAL != 0 { CountingVFS.statement += 1 }
+                if flags & SQLITE_OPEN_MAIN_JOURNAL != 0 { CountingVFS.rollback += 1 }
+                return CountingVFS.base!.pointee.xOpen(vfs, path, file, flags, outFlags)
+            }
+            defer {
+                sqlite3_vfs_unregister(vfs)
+                vfs.deallocate()
+                free(name)
+            }
+            guard sqlite3_vfs_register(vfs, 1) == SQLITE_OK else { throw SQLiteError(message: "cannot register a VFS") }
+            try body()
+            return (statement, rollback)
+        }
+    }
 
     /// Runs `sql` on a connection of its own; `whileOpen` runs before the connection closes.
     private func execute(_ sql: String, whileOpen: ((OpaquePointer) -> Void)? = nil) throws {

@@ -21,7 +21,7 @@ public final class BodyCheck: @unchecked Sendable {
         }
     }
 
-    public static let queueLimit = 4 << 20
+    public static let queueLimit = 1 << 20
     private let condition = Condition()
     private var pieces: [[UInt8]] = []
     /// The next piece for the thread is `pieces[next]`.
@@ -96,7 +96,7 @@ public final class BodyCheck: @unchecked Sendable {
     }
 
     private func run() {
-        var reader = JSONStreamReader(source: Pieces(check: self), chunkSize: 1 << 20)
+        var reader = JSONStreamReader(source: Pieces(check: self), chunkSize: 256 << 10)
         // The source never fails: a cancelled body just ends.
         let found = (try? Self.verdict(of: &reader)) ?? Verdict(isJSON: false, compactValue: nil)
         condition.lock()

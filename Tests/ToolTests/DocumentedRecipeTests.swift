@@ -74,8 +74,14 @@ final class DocumentedRecipeTests: XCTestCase {
 
     static func unescape(_ troff: String) -> String {
         var s = troff
-        for (from, to) in [("\\(aq", "'"), ("\\(dq", "\""), ("\\-", "-"), ("\\&", ""), ("\\~", " "), ("\\e", "\\"), ("\\\\", "\\")] {
+        for (from, to) in [("\\(aq", "'"), ("\\(dq", "\""), ("\\-", "-"), ("\\&", ""), ("\\~", " "), ("\\['a]", "á"), ("\\[:o]", "ö"),
+                           ("\\[pc]", "·"), ("\\(lq", "\u{201C}"), ("\\(rq", "\u{201D}"), ("\\e", "\\"), ("\\\\", "\\")] {
             s = s.replacingOccurrences(of: from, with: to)
+        }
+        // \[uXXXX]: the character of that code point.
+        while let range = s.range(of: #"\\\[u[0-9A-F]{4,5}\]"#, options: .regularExpression) {
+            let hex = s[range].dropFirst(3).dropLast()
+            s.replaceSubrange(range, with: String(UnicodeScalar(UInt32(hex, radix: 16)!).map(Character.init) ?? "?"))
         }
         return s
     }
@@ -246,11 +252,110 @@ final class DocumentedRecipeTests: XCTestCase {
             }
             script += "echo '@@@'\n[ -z \"$__bg\" ] || kill $__bg\nwait\n"
             let run = sh(script, environment: ["FEED_STORE": temporaryDirectory(self) + "/feed.sqlite", "NO_COLOR": "1"], timeout: 30)
-            let outputs = run.out.components(separatedBy: "@@@\n").dropFirst().map { $0.split(separator: "\n").map(String.init) }
+            let outputs = run.out.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "@@@\n").dropFirst().map { $0.split(separator: "\n").map(String.init) }
             for (index, lines) in expected.enumerated() where index < outputs.count {
                 XCTAssertEqual(outputs[index].sorted(), lines.sorted(), "\(block.source): \(block.lines.filter { $0.hasPrefix("$ ") }[index])")
             }
         }
+    }
+
+    /// A transcript's commands (`$ ` lines, each with its `> ` continuation
+    /// lines) and what each prints; the lines of a troff comment
+    /// `.\" run: COMMAND` before a command run first, unseen (a file the
+    /// example assumes); a block with `.\" not run: REASON` is left out.
+    struct Transcript {
+        var steps: [(command: String, setup: [String], output: [String])] = []
+        var skipped: String?
+    }
+
+    static func transcripts(_ blocks: [Block]) -> [Transcript] {
+        blocks.filter { $0.lines.contains { $0.hasPrefix("$ ") } }.map { block in
+            var transcript = Transcript()
+            var setup: [String] = []
+            var inCommand = false
+            for line in block.lines {
+                if line.hasPrefix(#".\" not run: "#) {
+                    transcript.skipped = String(line.dropFirst(13))
+                } else if line.hasPrefix(#".\" run: "#) {
+                    setup.append(String(line.dropFirst(9)))
+                } else if line.hasPrefix("$ ") {
+                    transcript.steps.append((String(line.dropFirst(2)), setup, []))
+                    setup = []
+                    inCommand = true
+                } else if inCommand, line.hasPrefix("> ") || line == ">" {
+                    transcript.steps[transcript.steps.count - 1].command += "\n" + String(line.dropFirst(2))
+                } else if !transcript.steps.isEmpty {
+                    inCommand = false
+                    transcript.steps[transcript.steps.count - 1].output.append(line)
+                }
+            }
+            return transcript
+        }
+    }
+
+    /// What changes from run to run, the same on both sides: the port of a
+    /// server on 127.0.0.1, a time read from the clock (to the nanosecond),
+    /// a response's size and time in a log line (its URLs hold the port),
+    /// a file's size. (A carriage return before a newline, as an HTTP
+    /// header line ends, is dropped from what the commands print.)
+    static func normalized(_ line: String) -> String {
+        var line = line
+        for (pattern, replacement) in [
+            (#"127\.0\.0\.1:[0-9]+"#, "127.0.0.1:PORT"),
+            (#"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]+Z"#, "TIME"),
+            (#"[0-9]+ bytes, [0-9]+ ms"#, "N bytes, N ms"),
+            (#""file_bytes":[0-9]+"#, #""file_bytes":N"#),
+        ] {
+            line = line.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+        }
+        return line
+    }
+
+    /// The transcripts (`$ command` and what it prints) of the section-1
+    /// pages: each page's in one shell, in its order (a server one example
+    /// starts serves the next), in a folder of its own that stands for
+    /// /tmp; each command prints what the page shows (standard output and
+    /// error together, in any order), the server's port aside.
+    func test_manPageTranscripts_printWhatTheyShow() throws {
+        let path = [Products.directory, Self.root.path + "/scripts", ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].joined(separator: ":")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Self.root.path + "/man/man1").filter { $0.hasSuffix(".1") }.sorted()
+        var compared = 0, left: [String] = []
+        for page in pages {
+            let transcripts = Self.transcripts(try Self.manBlocks("man/man1/" + page))
+            guard !transcripts.isEmpty else { continue }
+            let folder = temporaryDirectory(self)
+            let tmp = folder + "/tmp"
+            try FileManager.default.createDirectory(atPath: tmp + "/demo", withIntermediateDirectories: true)
+            var script = "cd \(quoted(folder))\nexec 2>&1\n__bg=\n__s=0\n"
+            var expected: [(String, [String])] = []
+            // The documented ports, free ones in their place.
+            let ports = ["8080", "8081", "8082"].map { ($0, String(freePort())) }
+            for transcript in transcripts {
+                if let reason = transcript.skipped {
+                    left.append("\(page): \(transcript.steps.first?.command ?? ""): \(reason)")
+                    continue
+                }
+                for step in transcript.steps {
+                    var command = step.command.replacingOccurrences(of: "/tmp/", with: tmp + "/")
+                    for (documented, port) in ports { command = command.replacingOccurrences(of: documented, with: port) }
+                    for line in step.setup { script += line.replacingOccurrences(of: "/tmp/", with: tmp + "/") + "\n" }
+                    script += "echo '@@@'\n( exit $__s )\n\(command)\n__s=$?\n"
+                    if command.hasSuffix("&") || command.hasSuffix("& sleep 1") { script += "__bg=\"$__bg $!\"\nsleep 1\n" }
+                    expected.append((step.command, step.output.map { $0.replacingOccurrences(of: "/tmp/", with: tmp + "/") }))
+                }
+            }
+            script += "echo '@@@'\n[ -z \"$__bg\" ] || kill $__bg\nwait\n"
+            let env = ["NO_COLOR": "1", "LANG": "C.UTF-8", "LC_ALL": "", "PATH": path, "HOME": folder, "TMPDIR": tmp, "FIXTURES": Self.root.path + "/man/images"]
+            let run = sh(script, environment: env, timeout: 120)
+            let outputs = run.out.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "@@@\n").dropFirst().map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+            XCTAssertEqual(outputs.count, expected.count + 1, "\(page): every command ran\n\(run.out)")
+            for (index, (command, lines)) in expected.enumerated() where index < outputs.count {
+                compared += 1
+                XCTAssertEqual(outputs[index].map(Self.normalized).sorted(), lines.filter { !$0.isEmpty }.map(Self.normalized).sorted(), "\(page): $ \(command)")
+            }
+        }
+        print("DocumentedRecipeTests: \(compared) transcript commands compared; not run: \(left.isEmpty ? "none" : left.joined(separator: "; "))")
+        XCTAssertGreaterThanOrEqual(compared, 90)
     }
 
     /// Each documented crontab, as cron runs it: `env -i` with cron's own

@@ -36,6 +36,44 @@ final class StoreCrossProcessTests: XCTestCase {
         }
     }
 
+    /// The SQLite store keeps a descriptor of its file beside SQLite's (to
+    /// write pages back during a save). Closing any descriptor of a file
+    /// drops every POSIX lock the process holds on it: one store closing
+    /// must not free the lock another store in the process holds, so that
+    /// another process still finds the file locked.
+    func test_sqliteStore_closingOneConnection_keepsTheLockAnotherHoldsInTheProcess() throws {
+        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3", "/bin/python3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("python3 is needed to try the store from another process")
+        }
+        let path = directory.file("feed.sqlite")
+        var first: SQLiteFeedStore? = SQLiteFeedStore(path: path, wait: 0)
+        try first?.insert(uniqueFeed(), timestamp: anyTimestamp())
+        let second = SQLiteFeedStore(path: path, wait: 0)
+        var outcome = ""
+
+        try second.transaction { (_) throws(ErrorRecord) in
+            first = nil
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = ["-c", """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                    print("took the lock")
+                except sqlite3.OperationalError as error:
+                    print(error)
+                """, path]
+            let output = Pipe()
+            process.standardOutput = output
+            do { try process.run() } catch { return }
+            process.waitUntilExit()
+            outcome = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+
+        XCTAssertEqual(outcome, "database is locked\n", "another process, while the second store's transaction runs")
+    }
+
     func test_jsonFileStore_waitsForAnotherProcessThenFailsWithBusy_andProceedsOnceItUnlocks() throws {
         let path = directory.file("feed.json")
         let store = JSONFileFeedStore(path: path, wait: 0.3)

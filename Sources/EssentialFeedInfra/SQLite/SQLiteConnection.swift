@@ -15,6 +15,10 @@ final class SQLiteConnection {
     let wait: Double
     /// The device and inode of the file opened.
     private let identity: (dev_t, ino_t)?
+    /// A descriptor of the file opened, to write its pages back while a
+    /// transaction runs (-1: none), shared with the process's other
+    /// connections to the file (`SQLiteWriteBack`).
+    private let writebackDescriptor: Int32
     /// Whether a failure since the transaction began said the file is not a database or is damaged.
     var corruptionDetected = false
     /// Held while the connection is used in a write transaction, so that an
@@ -38,6 +42,7 @@ final class SQLiteConnection {
             throw ErrorRecord(.store, "cannot open \(path): \(message)")
         }
         db = handle
+        writebackDescriptor = identity.map { SQLiteWriteBack.acquire(path, identity: $0) } ?? -1
         sqlite3_extended_result_codes(db, 1)
         let milliseconds = min(wait * 1000, Double(Int32.max))
         sqlite3_busy_timeout(db, Int32(milliseconds.rounded(.up)))
@@ -74,7 +79,18 @@ final class SQLiteConnection {
         return try body()
     }
 
-    deinit { sqlite3_close_v2(db) }
+    deinit {
+        sqlite3_close_v2(db)
+        if writebackDescriptor >= 0, let identity { SQLiteWriteBack.release(identity: identity) }
+    }
+
+    /// Waits for the pages whose write-back the last call started, then
+    /// starts writing back the file's pages written since: a long write
+    /// transaction calls it as it goes, so that its commit has only the last
+    /// pages left to wait for (and the disk works while the rows are made).
+    func writeBack() {
+        SQLiteWriteBack.writeBack(writebackDescriptor)
+    }
 
     /// Takes an exclusive lock on the database file through SQLite's VFS, the
     /// way a writing connection would, waiting up to the wait limit: for a

@@ -40,7 +40,7 @@ import Darwin
 ///   comes, inside the open write transaction, with one prepared statement
 ///   bound without copies, the row's position left to SQLite (the next
 ///   rowid: an append, no search). Ids already in the feed are found in an
-///   `IDSet` of the ids written (16 bytes each: a constant cost per id, so a
+///   `IDSet` of the ids written (8 bytes each: a constant cost per id, so a
 ///   save grows linearly), and past `idsInMemory` ids through a unique index
 ///   on `feed_image(id)` made for the transaction and dropped before it
 ///   commits (the schema at rest does not change; each insert then searches
@@ -49,6 +49,11 @@ import Darwin
 ///   spills pages to the file under its exclusive lock, and the rollback
 ///   journal still restores the old feed should the transaction not
 ///   commit. A new file has pages of `pageSize` bytes (fewer, larger writes).
+///   Every `SQLiteRowInserter.writeBackRows` rows the inserting thread has
+///   the system send the file's pages written so far to the disk
+///   (`SQLiteConnection.writeBack`), waiting for the previous ones: the
+///   commit's `fsync` then has only the last ones left (a 1M save: 0.27 s
+///   to 0.01 s) while the rows of the rest were being made.
 ///   Loads step the rows and lend their text (`forEachCachedImage`): memory
 ///   stays bounded whatever the feed's size.
 /// - Interrupted (SIGINT, SIGTERM) during a write transaction, the process
@@ -70,7 +75,8 @@ public final class SQLiteFeedStore: FeedStore {
     /// Told about each write transaction, so that an interrupted process rolls it back.
     public var temporaryFiles: (any TemporaryFiles)?
     /// How many ids a save keeps in memory to find repeated ones before it
-    /// indexes the ids in the file instead (memory: 16 bytes an id, so that
+    /// indexes the ids in the file instead (memory: about 9 bytes an id, and
+    /// 16 in an unlinked temporary file, so that
     /// a save of a million images stays under 32 MiB in all).
     public var idsInMemory = 2_000_000
     /// The page cache of a connection, in KiB (SQLite's default is 2000).

@@ -37,6 +37,9 @@ final class SQLiteRowInserter: @unchecked Sendable {
     private var running = false
     private var stopping = false
     private var abandoned = false
+    /// Rows inserted on the thread since it last wrote the file's pages back.
+    private var rowsSinceWriteBack = 0
+    static let writeBackRows = 16_384
 
     /// `statement` inserts a row's four fields, `group` the fields of
     /// `groupSize` rows; both must outlive `stop()`.
@@ -121,6 +124,11 @@ final class SQLiteRowInserter: @unchecked Sendable {
             let skip = abandoned || failure != nil
             condition.unlock()
             let error = skip ? nil : insert(batch)
+            rowsSinceWriteBack += batch.count
+            if rowsSinceWriteBack >= Self.writeBackRows {
+                rowsSinceWriteBack = 0
+                connection.writeBack()
+            }
             batch.clear()
             condition.lock()
             if let error, failure == nil { failure = error }

@@ -1,10 +1,10 @@
 import EssentialFeed
 
-/// Whether a body (feed-fetch's, past its memory bound) is JSON, found out while it arrives: a thread of
-/// its own reads a copy of each piece the spool is handed and runs the
-/// check a whole body gets (`verdict(of:)`), so that the body's last byte
-/// is followed by its record at once rather than by a second reading of
-/// the whole spool. Pieces wait in a queue of at most `queueLimit` bytes
+/// Whether a body (feed-fetch's, past its memory bound) is JSON, found out
+/// while it arrives: a thread of its own reads a copy of each piece the
+/// spool is handed and runs the check a whole body gets (`verdict(of:)`),
+/// so that the body's last byte is followed by its record at once rather
+/// than by a second reading of the whole spool. Pieces wait in a queue of at most `queueLimit` bytes
 /// (the receiving thread waits while it is full); once the check is done
 /// (a body that is not JSON is known early), pieces are no longer kept.
 public final class BodyCheck: @unchecked Sendable {

@@ -97,4 +97,27 @@ extension IDSetTests {
         XCTAssertFalse(try merged.insert(second))
         XCTAssertEqual(merged.count, 10_002)
     }
+
+    func test_sortByFingerprint_ofEntriesWhosePlacesRise_isTheirWholeSort() {
+        var generator = SystemRandomNumberGenerator()
+        for count in [0, 1, 2, 3, 100, 65_536] {
+            // Fingerprints at random, some shared, the extremes among them; places rising from some start.
+            let start = UInt64.random(in: 0...1_000_000, using: &generator)
+            var entries = (0..<count).map { i -> UInt64 in
+                let fingerprint: UInt64
+                switch i % 5 {
+                case 0: fingerprint = UInt64(UInt32.random(in: 0...7, using: &generator))
+                case 1: fingerprint = UInt64(UInt32.max - UInt32.random(in: 0...7, using: &generator))
+                default: fingerprint = UInt64(UInt32.random(in: 0...UInt32.max, using: &generator))
+                }
+                return fingerprint << 32 | (start + UInt64(i))
+            }
+            let expected = entries.sorted()
+            var sorted = [UInt64](repeating: 0, count: count)
+            entries.withUnsafeMutableBufferPointer { e in
+                sorted.withUnsafeMutableBufferPointer { s in IDSet.sortByFingerprint(e, into: s) }
+            }
+            XCTAssertEqual(sorted, expected, "\(count) entries")
+        }
+    }
 }

@@ -174,14 +174,13 @@ public struct IDSet: ~Copyable {
     }
 
     /// Sorts the recent entries and merges them into the run, from its end
-    /// (the recent entries wait in a buffer of their own meanwhile).
+    /// (the recent entries wait, sorted, in a buffer of their own meanwhile).
     private mutating func merge() {
         guard let table else { return }
-        var added = UnsafeMutableBufferPointer(start: table + sortedCount, count: count - sortedCount)
-        added.sort()
+        let added = UnsafeMutableBufferPointer(start: table + sortedCount, count: count - sortedCount)
         let waiting = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: added.count)
         defer { waiting.deallocate() }
-        _ = waiting.initialize(fromContentsOf: added)
+        Self.sortByFingerprint(added, into: waiting)
         var i = sortedCount - 1, j = waiting.count - 1, w = count - 1
         while j >= 0 {
             if i >= 0 && table[i] > waiting[j] {
@@ -200,6 +199,47 @@ public struct IDSet: ~Copyable {
             recent.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         } else {
             recent = Array(repeating: 0, count: capacity)
+        }
+    }
+
+    /// Sorts `entries`, whose places (the low 32 bits) rise in their
+    /// order, as recent entries are appended, into `sorted`: a stable
+    /// sort by fingerprint (the top 32 bits) is then a whole sort. Three
+    /// passes of a radix sort (11, 11 and 10 bits, counted in one pass),
+    /// from `entries` to `sorted` and back, `entries` left in between: at
+    /// a merge of 62,500 entries, about a third of the time of the
+    /// standard library's comparison sort, which was a sixth of a save's
+    /// reading thread.
+    static func sortByFingerprint(_ entries: UnsafeMutableBufferPointer<UInt64>, into sorted: UnsafeMutableBufferPointer<UInt64>) {
+        precondition(sorted.count >= entries.count)
+        let n = entries.count
+        guard n > 0 else { return }
+        let shifts: [UInt64] = [32, 43, 54]
+        let radix = 1 << 11
+        var counts = [Int](repeating: 0, count: 3 * radix)
+        counts.withUnsafeMutableBufferPointer { counts in
+            for entry in entries {
+                counts[Int(truncatingIfNeeded: (entry >> 32) & 0x7FF)] += 1
+                counts[radix + Int(truncatingIfNeeded: (entry >> 43) & 0x7FF)] += 1
+                counts[2 * radix + Int(truncatingIfNeeded: entry >> 54)] += 1
+            }
+            for pass in 0..<3 {
+                // Each digit's first place, then its entries in their order.
+                var total = 0
+                for digit in 0..<radix {
+                    let c = counts[pass * radix + digit]
+                    counts[pass * radix + digit] = total
+                    total += c
+                }
+                let (from, to) = pass == 1 ? (sorted.baseAddress!, entries.baseAddress!) : (entries.baseAddress!, sorted.baseAddress!)
+                let shift = shifts[pass]
+                for i in 0..<n {
+                    let entry = from[i]
+                    let slot = pass * radix + Int(truncatingIfNeeded: (entry >> shift) & 0x7FF)
+                    to[counts[slot]] = entry
+                    counts[slot] += 1
+                }
+            }
         }
     }
 

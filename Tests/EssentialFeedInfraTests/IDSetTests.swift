@@ -120,4 +120,16 @@ extension IDSetTests {
             XCTAssertEqual(sorted, expected, "\(count) entries")
         }
     }
+
+    func test_insert_ofNewIDs_searchesTheSortedRunForFewOfThem_andFindsEveryRepeat() throws {
+        var sut = makeSUT()
+        let ids = (0..<300_000).map { _ in UUID() }
+        XCTAssertTrue(try ids.allSatisfy { try sut.insert($0) })
+        // The run is searched only when its filter holds the fingerprint:
+        // new ids are let through by the filter alone, all but a few percent.
+        XCTAssertLessThan(sut.sortedSearches, ids.count / 20, "searches of the run for \(ids.count) new ids")
+        let before = sut.sortedSearches
+        XCTAssertTrue(try ids.allSatisfy { try !sut.insert($0) }, "every id found again")
+        XCTAssertGreaterThan(sut.sortedSearches - before, ids.count * 3 / 4, "repeats in the run are searched for")
+    }
 }

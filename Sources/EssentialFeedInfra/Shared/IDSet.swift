@@ -249,32 +249,43 @@ public struct IDSet: ~Copyable {
         usableBytes = grownBytes
     }
 
-    /// Sorts the recent entries and merges them into the run, from its end
-    /// (the recent entries wait, sorted, in a buffer of their own meanwhile).
+    /// Sorts the recent entries and merges them into the run, from its end.
+    /// The sorted entries wait meanwhile in the recent entries' hash table,
+    /// which holds at least twice as many slots and is cleared afterwards
+    /// anyway: no buffer of their own (a megabyte at two million ids, where
+    /// memory peaks).
     private mutating func merge() {
         guard let table else { return }
         let added = UnsafeMutableBufferPointer(start: table + sortedCount, count: count - sortedCount)
-        let waiting = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: added.count)
-        defer { waiting.deallocate() }
-        Self.sortByFingerprint(added, into: waiting)
-        var i = sortedCount - 1, j = waiting.count - 1, w = count - 1
-        while j >= 0 {
-            if i >= 0 && table[i] > waiting[j] {
-                table[w] = table[i]
-                i -= 1
-            } else {
-                table[w] = waiting[j]
-                j -= 1
+        // Taken out of `self` while the merge changes it (not copied: the one reference).
+        var scratch = recent
+        recent = []
+        if scratch.count < added.count { scratch = Array(repeating: 0, count: added.count) }
+        func merge(into scratch: UnsafeMutableBufferPointer<UInt64>) {
+            let waiting = UnsafeMutableBufferPointer(rebasing: scratch[0..<added.count])
+            Self.sortByFingerprint(added, into: waiting)
+            var i = sortedCount - 1, j = waiting.count - 1, w = count - 1
+            while j >= 0 {
+                if i >= 0 && table[i] > waiting[j] {
+                    table[w] = table[i]
+                    i -= 1
+                } else {
+                    table[w] = waiting[j]
+                    j -= 1
+                }
+                w -= 1
             }
-            w -= 1
+            sortedCount = count
+            fill(filterWith: UnsafeBufferPointer(waiting))
         }
-        sortedCount = count
+        scratch.withUnsafeMutableBufferPointer { merge(into: $0) }
         buildDirectory()
-        fill(filterWith: UnsafeBufferPointer(waiting))
         let capacity = Self.recentCapacity(for: mergeSize)
-        if capacity == recent.count {
-            recent.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        if capacity == scratch.count {
+            scratch.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            recent = scratch
         } else {
+            scratch = []
             recent = Array(repeating: 0, count: capacity)
         }
     }

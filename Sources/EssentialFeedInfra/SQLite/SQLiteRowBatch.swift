@@ -5,7 +5,8 @@ import EssentialFeed
 /// an offset and a length (-1: NULL).
 final class SQLiteRowBatch {
     /// One stored property, changed once a row (a class's stored property
-    /// is checked for exclusive access at each change).
+    /// is checked for exclusive access at each change in debug builds;
+    /// release builds of this module leave the checks out: Package.swift).
     private var rows = Rows()
     static let byteLimit = 256 << 10
     static let rowLimit = 2_048

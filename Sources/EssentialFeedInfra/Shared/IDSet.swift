@@ -39,9 +39,10 @@ import Darwin
 /// took two dependent cache misses (its directory, then its bucket), a
 /// sixth of a save's reading thread. A filter of the run's fingerprints (a
 /// blocked Bloom filter: one 64-byte block a fingerprint, four bits in it,
-/// at most 1 MiB) answers most of them with one miss, taken alongside the
+/// at most 2 MiB) answers most of them with one miss, taken alongside the
 /// recent entries' own: the run is searched only when the filter holds the
-/// fingerprint (a repeat, or a false positive: about 3% at a million ids).
+/// fingerprint (a repeat, or a false positive: well under 1% at a million
+/// ids, about 3% at two million).
 /// It is filled at each merge and made anew, larger, when the run outgrows
 /// it, from the run's entries.
 public struct IDSet: ~Copyable {
@@ -170,7 +171,7 @@ public struct IDSet: ~Copyable {
     }
 
     /// The most bytes the filter takes, and the fewest entries it is made for.
-    static let filterBytesLimit = 1 << 20
+    static let filterBytesLimit = 2 << 20
     private static let filterMinimumCapacity = 1 << 12
 
     /// Puts the entries just merged (`added`) into the filter, or makes it

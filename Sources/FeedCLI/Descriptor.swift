@@ -23,53 +23,6 @@ public enum Descriptor {
         return 0
     }
 
-    /// Why a copy from a file stopped: an errno of reading the file or of writing the output.
-    public enum CopyFailure: Error, Equatable {
-        case reading(Int32)
-        case writing(Int32)
-    }
-
-    /// Copies `count` bytes of the regular file `source`, from `offset`,
-    /// to `fd`, retrying on EINTR and short writes; the file's own offset
-    /// is left alone. The bytes do not pass through the process where the
-    /// system can send them itself (Linux's `sendfile`: the file's pages
-    /// are handed to a pipe as they are, copied once into a file); where it
-    /// cannot (an output opened to append, another system), the rest goes
-    /// through a buffer with `pread` and `write`. Returns how many bytes went
-    /// by `sendfile`; throws the first failure (a file shorter than asked:
-    /// EIO).
-    @discardableResult
-    public static func copy(from source: Int32, offset: Int, count: Int, to fd: Int32) throws(CopyFailure) -> Int {
-        var done = 0
-        #if os(Linux)
-        var position = off_t(offset)
-        while done < count {
-            let n = sendfile(fd, source, &position, min(count - done, 1 << 30))
-            if n > 0 {
-                done += n
-                continue
-            }
-            if n == 0 { throw .reading(EIO) }
-            if errno == EINTR { continue }
-            // Not a pair sendfile takes (EINVAL: an output opened to append; ENOSYS): the rest through a buffer.
-            if errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP { break }
-            throw .writing(errno)
-        }
-        #endif
-        let sent = done
-        guard done < count else { return sent }
-        var chunk = [UInt8](repeating: 0, count: min(count - done, 1 << 20))
-        while done < count {
-            let n = chunk.withUnsafeMutableBytes { pread(source, $0.baseAddress, min($0.count, count - done), off_t(offset + done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw .reading(n < 0 ? errno : EIO) }
-            let code = chunk.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            guard code == 0 else { throw .writing(code) }
-            done += n
-        }
-        return sent
-    }
-
     /// The pipe capacity the tools ask for on a pipe they read or write.
     public static let pipeCapacity: Int32 = 1 << 20
 

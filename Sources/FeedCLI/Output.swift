@@ -56,72 +56,25 @@ public final class Output: @unchecked Sendable {
     }
 
     /// Writes one record too large to hold, handed over in pieces by
-    /// `produce` (the record's bytes, without its newline, as bytes or as
-    /// ranges of a file), then its newline. Nothing else (another record,
-    /// a seal at a signal) comes between its pieces. `produce` should fail
-    /// only before its first piece: a failure after it leaves part of the
-    /// record written.
-    public func streamedRecord(_ produce: (RecordPieces) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+    /// `produce` (the record's bytes, without its newline), then its
+    /// newline. Nothing else (another record, a seal at a signal) comes
+    /// between its pieces. `produce` should fail only before its first
+    /// piece: a failure after it leaves part of the record written.
+    public func streamedRecord(_ produce: ((UnsafeRawBufferPointer) -> Void) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
         lock.lock()
         defer { lock.unlock() }
-        try produce(RecordPieces(output: self))
+        try produce { piece in
+            if piece.count >= threshold {
+                // A large piece goes out as it is, after what is buffered.
+                drain()
+                write(piece)
+                return
+            }
+            buffer.append(contentsOf: piece)
+            if buffer.count >= threshold { drain() }
+        }
         buffer.append(0x0A)
         afterRecord()
-    }
-
-    /// The pieces of a record being streamed, handed to the output in order
-    /// (under its lock).
-    public struct RecordPieces {
-        fileprivate let output: Output
-
-        public func bytes(_ piece: UnsafeRawBufferPointer) {
-            output.piece(piece)
-        }
-
-        /// `count` bytes of the regular file `source` from `offset`, as they stand.
-        public func file(_ source: Int32, offset: Int, count: Int) throws(ErrorRecord) {
-            try output.copyLocked(from: source, offset: offset, count: count)
-        }
-    }
-
-    private func piece(_ piece: UnsafeRawBufferPointer) {
-        if piece.count >= threshold {
-            // A large piece goes out as it is, after what is buffered.
-            drain()
-            write(piece)
-            return
-        }
-        buffer.append(contentsOf: piece)
-        if buffer.count >= threshold { drain() }
-    }
-
-    /// Writes `count` bytes of the regular file `source`, from `offset`,
-    /// as they stand: whole records (a spool's), after what is buffered.
-    /// They are not read into the process where the system can send them
-    /// (`Descriptor.copy`). A failure to read the file is thrown (a `store`
-    /// error); the output's own failures end the process as `write` does.
-    public func file(_ source: Int32, offset: Int, count: Int) throws(ErrorRecord) {
-        lock.lock()
-        defer { lock.unlock() }
-        try copyLocked(from: source, offset: offset, count: count)
-    }
-
-    /// Bytes the output has had sent from files by the system rather than
-    /// written by the process (for tests).
-    public private(set) var bytesSentFromFiles = 0
-
-    private func copyLocked(from source: Int32, offset: Int, count: Int) throws(ErrorRecord) {
-        drain()
-        do throws(Descriptor.CopyFailure) {
-            bytesSentFromFiles += try Descriptor.copy(from: source, offset: offset, count: count, to: fd)
-        } catch {
-            switch error {
-            case .reading(let code):
-                throw ErrorRecord(.store, "cannot read a temporary file: \(Descriptor.describe(code))")
-            case .writing(let code):
-                exitAfterWriteFailure(code)
-            }
-        }
     }
 
     /// Writes raw bytes (for commands whose output is not records).
@@ -163,12 +116,10 @@ public final class Output: @unchecked Sendable {
     /// downstream (0) or another write error (74).
     private func write(_ bytes: UnsafeRawBufferPointer) {
         let code = Descriptor.writeAll(fd, bytes)
-        if code != 0 { exitAfterWriteFailure(code) }
-    }
-
-    private func exitAfterWriteFailure(_ code: Int32) -> Never {
         if code == EPIPE { _exit(0) }
-        diagnostics.error("cannot write to standard output: \(Descriptor.describe(code))")
-        _exit(ErrorKind.store.exitStatus)
+        if code != 0 {
+            diagnostics.error("cannot write to standard output: \(Descriptor.describe(code))")
+            _exit(ErrorKind.store.exitStatus)
+        }
     }
 }

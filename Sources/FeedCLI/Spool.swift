@@ -79,64 +79,10 @@ public final class Spool {
     /// Writes every record kept to `output`, in order, whole records at a
     /// time (so a signal that ends the tool never leaves half a record),
     /// one at a time when `output` writes per record; then holds nothing.
-    /// The file's records go out a run of whole records at a time (about
-    /// `sendSize` bytes), sent from the file by the system without being
-    /// read into the tool (`Output.file`): a mapper's output of 196 MB
-    /// cost two copies in the tool as it went to the next stage.
     public func write(to output: Output) throws(ErrorRecord) {
-        guard !output.writesPerRecord else {
-            return try drain { (lines) throws(ErrorRecord) in Self.split(lines, output.line) }
-        }
-        if spilled > 0 {
-            try settle()
-            var offset = 0
-            while offset < spilled {
-                let end = try recordsEnd(from: offset, near: offset + Self.sendSize)
-                try output.file(file, offset: offset, count: end - offset)
-                offset = end
-            }
-            rewind()
-        }
-        if !memory.isEmpty {
-            output.raw(memory)
-            memory.removeAll(keepingCapacity: true)
-        }
-    }
-
-    /// About how many bytes of the file `write(to:)` sends at a time: the pipe capacity the tools ask for.
-    static let sendSize = Int(Descriptor.pipeCapacity)
-
-    /// Where the last record that ends in the file between `offset` and
-    /// `target` ends (the index after its newline), or when none does,
-    /// where the record going on past `target` ends. The file holds whole
-    /// records, so its end is one.
-    func recordsEnd(from offset: Int, near target: Int) throws(ErrorRecord) -> Int {
-        guard target < spilled else { return spilled }
-        var window = [UInt8](repeating: 0, count: 4096)
-        var upTo = target
-        while upTo > offset {
-            let from = max(offset, upTo - window.count)
-            try readFile(into: &window, count: upTo - from, at: from)
-            if let newline = window[..<(upTo - from)].lastIndex(of: 0x0A) { return from + newline + 1 }
-            upTo = from
-        }
-        var from = target
-        while from < spilled {
-            let count = min(window.count, spilled - from)
-            try readFile(into: &window, count: count, at: from)
-            if let newline = window[..<count].firstIndex(of: 0x0A) { return from + newline + 1 }
-            from += count
-        }
-        return spilled
-    }
-
-    private func readFile(into buffer: inout [UInt8], count: Int, at offset: Int) throws(ErrorRecord) {
-        var done = 0
-        while done < count {
-            let n = buffer.withUnsafeMutableBytes { pread(file, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw ErrorRecord(.store, "cannot read a temporary file: \(Descriptor.describe(n < 0 ? errno : EIO))") }
-            done += n
+        try drain { (lines) throws(ErrorRecord) in
+            guard output.writesPerRecord else { return output.raw(lines) }
+            Self.split(lines, output.line)
         }
     }
 

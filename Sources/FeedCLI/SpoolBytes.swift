@@ -39,15 +39,4 @@ public struct SpoolBytes: ByteSource {
         offset += n
         return n
     }
-
-    /// Hands the bytes in `range` to a record being streamed: the file's
-    /// as a range of the file (sent by the system), the rest as bytes.
-    public func send(_ range: Range<Int>, to pieces: Output.RecordPieces) throws(ErrorRecord) {
-        let inFile = range.clamped(to: 0..<fileCount)
-        if !inFile.isEmpty { try pieces.file(file, offset: inFile.lowerBound, count: inFile.count) }
-        let inMemory = range.clamped(to: fileCount..<count)
-        if !inMemory.isEmpty {
-            memory.withUnsafeBytes { pieces.bytes(UnsafeRawBufferPointer(rebasing: $0[(inMemory.lowerBound - fileCount)..<(inMemory.upperBound - fileCount)])) }
-        }
-    }
 }

@@ -152,7 +152,7 @@ final class OrderedFetcher: @unchecked Sendable {
             if let kind = due.failure { tool.record(kind) }
             if let spooled = due.spooled {
                 do throws(ErrorRecord) {
-                    try tool.output.streamedRecord { (pieces) throws(ErrorRecord) in try spooled.write(pieces) }
+                    try tool.output.streamedRecord { (emit) throws(ErrorRecord) in try spooled.write(emit) }
                 } catch {
                     tool.diagnostics.error(error.message)
                     tool.record(error.kind)

@@ -39,21 +39,14 @@ struct SpooledRecord {
         prefix = writer.bytes + (json ? [] : [UInt8(ascii: "\"")])
     }
 
-    /// Hands the whole record, without its newline, to `pieces`. A compact
-    /// JSON body goes as a range of the spool's file, sent by the system
-    /// without being read into the tool; any other is read and compacted or
-    /// encoded on the way.
-    func write(_ pieces: Output.RecordPieces) throws(ErrorRecord) {
-        prefix.withUnsafeBytes(pieces.bytes)
+    /// Hands the whole record, without its newline, to `emit`.
+    func write(_ emit: (UnsafeRawBufferPointer) -> Void) throws(ErrorRecord) {
+        prefix.withUnsafeBytes(emit)
         var source = try body.spool.bytes()
-        if let value = compactValue {
-            try source.send(value, to: pieces)
-            Array("}".utf8).withUnsafeBytes(pieces.bytes)
-            return
-        }
         var chunk = [UInt8](repeating: 0, count: 3 << 18)
         var compactor = JSONCompactor()
         var pending: [UInt8] = []
+        var offset = 0
         while true {
             var failure: ErrorRecord?
             let n = chunk.withUnsafeMutableBytes { buffer -> Int in
@@ -61,19 +54,24 @@ struct SpooledRecord {
             }
             if let failure { throw failure }
             if n == 0 { break }
-            if isJSON {
-                chunk.withUnsafeBytes { compactor.compact(UnsafeRawBufferPointer(rebasing: $0[..<n]), pieces.bytes) }
+            defer { offset += n }
+            if let value = compactValue {
+                // The value's bytes in this chunk, as they are.
+                let from = max(value.lowerBound, offset) - offset, to = min(value.upperBound, offset + n) - offset
+                if from < to { chunk.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[from..<to])) } }
+            } else if isJSON {
+                chunk.withUnsafeBytes { compactor.compact(UnsafeRawBufferPointer(rebasing: $0[..<n]), emit) }
             } else {
                 // Whole groups of three bytes at a time; the rest waits for the next read.
                 pending.append(contentsOf: chunk[..<n])
                 let whole = pending.count / 3 * 3
-                Array(Base64.encode(Array(pending[..<whole])).utf8).withUnsafeBytes(pieces.bytes)
+                Array(Base64.encode(Array(pending[..<whole])).utf8).withUnsafeBytes(emit)
                 pending.removeFirst(whole)
             }
         }
         if !isJSON {
-            Array((Base64.encode(pending) + "\"").utf8).withUnsafeBytes(pieces.bytes)
+            Array((Base64.encode(pending) + "\"").utf8).withUnsafeBytes(emit)
         }
-        Array("}".utf8).withUnsafeBytes(pieces.bytes)
+        Array("}".utf8).withUnsafeBytes(emit)
     }
 }

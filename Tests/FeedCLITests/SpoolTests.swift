@@ -1,6 +1,5 @@
 import EssentialFeed
-@testable import FeedCLI
-import Foundation
+import FeedCLI
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -106,109 +105,6 @@ final class SpoolTests: XCTestCase {
                 read += buffer[..<n]
             }
             XCTAssertEqual(read, all, "read \(size) at a time")
-        }
-    }
-
-    /// What a reader of a pipe gets while `body` writes to the pipe's other end.
-    private func drained(_ body: (Int32) throws -> Void) throws -> [UInt8] {
-        var ends: [Int32] = [-1, -1]
-        XCTAssertEqual(pipe(&ends), 0)
-        final class Box: @unchecked Sendable { var bytes: [UInt8] = [] }
-        let box = Box()
-        let readEnd = ends[0]
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-                guard n > 0 else { break }
-                box.bytes += chunk[0..<n]
-            }
-            done.signal()
-        }.start()
-        defer { close(readEnd) }
-        do {
-            try body(ends[1])
-        } catch {
-            close(ends[1])
-            done.wait()
-            throw error
-        }
-        close(ends[1])
-        done.wait()
-        return box.bytes
-    }
-
-    /// Records of every size up to one far longer than a send, and their text.
-    private func manyRecords() -> (lines: [[UInt8]], text: [UInt8]) {
-        var lines: [[UInt8]] = []
-        for n in 0..<20_000 { lines.append(Array(#"{"n":\#(n),"pad":"\#(String(repeating: "x", count: n % 300))"}"#.utf8)) }
-        lines.insert(Array((#"{"long":""# + String(repeating: "y", count: 3 * Spool.sendSize) + #""}"#).utf8), at: 7_000)
-        return (lines, Array(lines.joined(separator: [0x0A])) + [0x0A])
-    }
-
-    func test_write_ofRecordsPastMemory_toAPipe_sendsThemFromTheFileWholeAndInOrder() throws {
-        let (lines, text) = manyRecords()
-        let spool = Spool(name: "spool-test", environment: [:], memoryLimit: 1 << 16)
-        for line in lines { try spool.append(line: line) }
-        var sent = 0
-        let got = try drained { fd in
-            let output = Output(fd: fd, diagnostics: Diagnostics(tool: "t", environment: nil))
-            try spool.write(to: output)
-            output.flush()
-            sent = output.bytesSentFromFiles
-        }
-        XCTAssertEqual(got.count, text.count)
-        XCTAssertTrue(got == text, "the records, byte for byte")
-        XCTAssertGreaterThan(sent, text.count - (1 << 16) - 4096, "all but the part in memory sent by the system")
-        XCTAssertTrue(spool.isEmpty)
-    }
-
-    func test_write_toAFileOpenedToAppend_writesTheRecordsAfterWhatItHeld() throws {
-        let (lines, text) = manyRecords()
-        let path = NSTemporaryDirectory() + "spool-append-\(getpid()).ndjson"
-        defer { unlink(path) }
-        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("before\n".utf8)))
-        let fd = open(path, O_WRONLY | O_APPEND)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        let spool = Spool(name: "spool-test", environment: [:], memoryLimit: 1 << 16)
-        for line in lines { try spool.append(line: line) }
-        let output = Output(fd: fd, diagnostics: Diagnostics(tool: "t", environment: nil))
-        try spool.write(to: output)
-        output.flush()
-        close(fd)
-        XCTAssertEqual(output.bytesSentFromFiles, 0, "sendfile takes no output opened to append: the bytes are written")
-        let file = try XCTUnwrap(FileManager.default.contents(atPath: path))
-        XCTAssertTrue(Array(file) == Array("before\n".utf8) + text)
-    }
-
-    func test_recordsEnd_isTheLastNewlineBeforeTheTarget_elseTheNextOne() throws {
-        let spool = Spool(name: "spool-test", environment: [:], memoryLimit: 1)
-        // Records of 10 bytes (with their newline), then one of 20 000.
-        for _ in 0..<1000 { try spool.append(line: Array("{\"n\":123}".utf8)) }
-        try spool.append(line: Array((#"{"s":""# + String(repeating: "z", count: 19_991) + #""}"#).utf8))
-        for _ in 0..<10 { try spool.append(line: Array("{\"n\":123}".utf8)) }
-        XCTAssertEqual(spool.count, 10_000 + 20_000 + 100)
-        _ = try spool.bytes()  // everything in the file
-        XCTAssertEqual(try spool.recordsEnd(from: 0, near: 25), 20)
-        XCTAssertEqual(try spool.recordsEnd(from: 0, near: 30), 30)
-        XCTAssertEqual(try spool.recordsEnd(from: 20, near: 25), 30, "no newline before the target: the record's own end")
-        XCTAssertEqual(try spool.recordsEnd(from: 0, near: 9_000 + 4_096 * 3 + 5), 10_000, "found across windows")
-        XCTAssertEqual(try spool.recordsEnd(from: 10_000, near: 15_000), 30_000, "a record longer than the step")
-        XCTAssertEqual(try spool.recordsEnd(from: 30_000, near: 1 << 20), 30_100, "the file's end")
-    }
-
-    func test_copy_ofMoreThanTheFileHolds_isAReadingFailure() throws {
-        let path = NSTemporaryDirectory() + "copy-short-\(getpid())"
-        defer { unlink(path) }
-        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("0123456789".utf8)))
-        let source = open(path, O_RDONLY)
-        defer { close(source) }
-        let target = open("/dev/null", O_WRONLY)
-        defer { close(target) }
-        XCTAssertEqual(try Descriptor.copy(from: source, offset: 2, count: 8, to: target), 8)
-        XCTAssertThrowsError(try Descriptor.copy(from: source, offset: 2, count: 9, to: target)) { error in
-            XCTAssertEqual(error as? Descriptor.CopyFailure, .reading(EIO))
         }
     }
 }

@@ -177,17 +177,20 @@ public struct IDSet: ~Copyable {
     /// Puts the entries just merged (`added`) into the filter, or makes it
     /// anew for a run that outgrew it: for twice the run, eight bits an
     /// entry, up to `filterBytesLimit`.
+    /// A filter already at `filterBytesLimit` is kept as it is (made anew,
+    /// it would be the same size).
     private mutating func fill(filterWith added: UnsafeBufferPointer<UInt64>) {
-        if let filter, sortedCount <= filterCapacity {
-            Self.addToFilter(added, filter, blocks: filterBlocks)
-            return
-        }
-        free(filter)
-        filter = nil
         var capacity = Self.filterMinimumCapacity
         while capacity < sortedCount { capacity *= 2 }
         capacity *= 2
         let blocks = max(1, min(capacity / 64, Self.filterBytesLimit / 64))
+        if let filter, sortedCount <= filterCapacity || blocks == filterBlocks {
+            Self.addToFilter(added, filter, blocks: filterBlocks)
+            if sortedCount > filterCapacity { filterCapacity = capacity }
+            return
+        }
+        free(filter)
+        filter = nil
         guard let memory = calloc(blocks * 8, MemoryLayout<UInt64>.stride) else { return }
         let made = memory.bindMemory(to: UInt64.self, capacity: blocks * 8)
         Self.addToFilter(UnsafeBufferPointer(start: table, count: sortedCount), made, blocks: blocks)

@@ -216,6 +216,60 @@ final class JSONFileFeedStoreDocumentTests: XCTestCase {
         XCTAssertEqual(StoreTestFiles.names(in: directory.file("")).sorted(), ["feed.json", "feed.json.lock"])
     }
 
+    func test_imageDataPastTheMemoryLimit_mergesWithTheDocumentsData_theLastPutWinning_andAnewFeedKeepsOnlyItsImagesData() throws {
+        let sut = makeSUT()
+        // 60 images; 40 data of 128 KiB a transaction (5 MiB: written out in sorted runs).
+        let feed = (0..<60).map { uniqueImage(url: "https://x.example/\($0 * 7 % 60).png") }
+        func data(_ i: Int, _ round: Int) -> [UInt8] { [UInt8(i), UInt8(round)] + [UInt8](repeating: UInt8(truncatingIfNeeded: i &* 7 &+ round), count: 128 << 10) }
+        try sut.insert(feed, timestamp: anyTimestamp())
+        try sut.transaction { (tx) throws(ErrorRecord) in
+            for i in (0..<40).reversed() { try tx.insertImageData(data(i, 1), for: "https://x.example/\(i).png") }
+        }
+        try sut.transaction { (tx) throws(ErrorRecord) in
+            for i in 20..<60 { try tx.insertImageData(data(i, 2), for: "https://x.example/\(i).png") }
+            try tx.insertImageData(data(5, 3), for: "https://x.example/5.png")
+            try tx.insertImageData(data(5, 4), for: "https://x.example/5.png")
+            XCTAssertEqual(try tx.retrieveImageData(for: "https://x.example/5.png"), data(5, 4))
+            XCTAssertEqual(try tx.cachedImageDataURLs().count, 60)
+        }
+
+        for i in 0..<60 { expect(sut, toRetrieveData: data(i, i == 5 ? 4 : i < 20 ? 1 : 2), for: "https://x.example/\(i).png") }
+        XCTAssertEqual(try sut.info().imageDataCount, 60)
+        let text = String(decoding: try XCTUnwrap(StoreTestFiles.bytes(storePath)), as: UTF8.self)
+        let keys = text.components(separatedBy: #""https://x.example/"#).dropFirst(61).map { $0.prefix { $0 != "\"" } }
+        XCTAssertEqual(keys, (0..<60).map { "\($0).png" }.sorted()[...].map { Substring($0) }, "Expected each URL's data once, in byte order")
+
+        // A new feed of every third image keeps only their data.
+        let kept = feed.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        try sut.insert(kept, timestamp: anyTimestamp())
+        XCTAssertEqual(try sut.info().imageDataCount, kept.count)
+        for image in kept {
+            let i = Int(image.url.dropFirst("https://x.example/".count).dropLast(4))!
+            expect(sut, toRetrieveData: data(i, i == 5 ? 4 : i < 20 ? 1 : 2), for: image.url)
+        }
+        XCTAssertEqual(StoreTestFiles.names(in: directory.file("")).sorted(), ["feed.json", "feed.json.lock"])
+    }
+
+    func test_imageDataOfADocumentNotInURLOrder_pastTheMemoryLimit_isSortedOnTheNextWrite_theLastOfARepeatedURLKept() throws {
+        // Written by hand: 40 data of 128 KiB in decreasing order of URL, one URL twice.
+        func data(_ i: Int) -> [UInt8] { [UInt8(i)] + [UInt8](repeating: UInt8(truncatingIfNeeded: i &* 13), count: 128 << 10) }
+        let members = (0..<40).reversed().map { #""https://x.example/\#($0).png":"\#(Data(data($0)).base64EncodedString())""# }
+        let document = #"{"format":"essential-feed-cache","version":1,"image_data":{"https://x.example/7.png":"AQID",\#(members.joined(separator: ","))}}"#
+        StoreTestFiles.write(Array(document.utf8), to: storePath)
+        let sut = makeSUT()
+        expect(sut, toRetrieveData: data(7), for: "https://x.example/7.png")
+
+        try sut.insertImageData([9], for: "https://x.example/40.png")
+
+        for i in 0..<40 { expect(sut, toRetrieveData: data(i), for: "https://x.example/\(i).png") }
+        expect(sut, toRetrieveData: [9], for: "https://x.example/40.png")
+        XCTAssertEqual(try sut.info().imageDataCount, 41)
+        let text = String(decoding: try XCTUnwrap(StoreTestFiles.bytes(storePath)), as: UTF8.self)
+        let keys = text.components(separatedBy: #""https://x.example/"#).dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        XCTAssertEqual(keys, (0...40).map { "\($0).png" }.sorted(), "Expected each URL's data once, in byte order")
+        XCTAssertEqual(StoreTestFiles.names(in: directory.file("")).sorted(), ["feed.json", "feed.json.lock"])
+    }
+
     // MARK: Helpers
 
     private var storePath: String { directory.file("feed.json") }

@@ -144,6 +144,46 @@ final class CacheMemoryTests: XCTestCase {
         XCTAssertEqual(bad.lines.filter { $0.contains(#""image_data_count":0"#) }.count, 2, bad.out)
     }
 
+    /// The JSON-file store's image data goes through an external sort: many
+    /// small images stored, more stored onto them, and a new feed keeping
+    /// the data of its own images only, each stay under the bound (150k
+    /// images took 55 MiB when their URLs were kept in memory).
+    func test_JSONStore_saveImagesOfManySmallImages_moreOntoThem_andANewFeed_stayUnder32MiB() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
+        }
+        let dir = temporaryDirectory(self)
+        let env = ["D": dir, "S": dir + "/feed.json"]
+        // 150k image responses (URLs in no sorted order); then 1,000 more, half of them replacing
+        // data already stored; then a feed of every other one of the first images.
+        let generate = sh(#"""
+            awk 'BEGIN { for (i = 0; i < 150000; i++) printf "{\"url\":\"https://images.example.com/feed/%d.jpg\",\"status\":200,\"body_base64\":\"R0lGODlhAQABAAAAACw=\"}\n", (i * 7919) % 150000 }' > "$D/images"
+            awk 'BEGIN { for (i = 149500; i < 150500; i++) printf "{\"url\":\"https://images.example.com/feed/%d.jpg\",\"status\":200,\"body_base64\":\"AQID\"}\n", i }' > "$D/more"
+            awk 'BEGIN { for (i = 0; i < 150000; i += 2) printf "{\"id\":\"%08X-0000-4000-8000-%012X\",\"url\":\"https://images.example.com/feed/%d.jpg\"}\n", i, i, i }' > "$D/feed"
+            """#, environment: env)
+        XCTAssertEqual(generate.status, 0, generate.stderr)
+
+        let run = sh(#"""
+            /usr/bin/time -f %M -o "$D/images.rss" feed-cache --store "$S" save-images < "$D/images"; echo $?
+            feed-cache --store "$S" info | grep -o '"image_data_count":[0-9]*'
+            /usr/bin/time -f %M -o "$D/more.rss" feed-cache --store "$S" save-images < "$D/more"; echo $?
+            feed-cache --store "$S" info | grep -o '"image_data_count":[0-9]*'
+            feed-cache --store "$S" image https://images.example.com/feed/149999.jpg | od -An -tx1
+            feed-cache --store "$S" image https://images.example.com/feed/1.jpg | od -An -tx1
+            /usr/bin/time -f %M -o "$D/feed.rss" feed-cache --store "$S" save < "$D/feed"; echo $?
+            feed-cache --store "$S" info | grep -o '"image_data_count":[0-9]*'
+            feed-cache --store "$S" image https://images.example.com/feed/1.jpg; echo $?
+            """#, environment: env, timeout: 300)
+        XCTAssertEqual(run.lines, [
+            "0", #""image_data_count":150000"#,
+            "0", #""image_data_count":150500"#,
+            " 01 02 03", " 47 49 46 38 39 61 01 00 01 00 00 00 00 2c",
+            "0", #""image_data_count":75000"#,
+            "66",
+        ], run.stderr)
+        try assertPeaksUnderTheBound(["images", "more", "feed"], in: dir, what: "feed-cache on a JSON store of 150k images' data")
+    }
+
     private func assertPeaksUnderTheBound(_ names: [String], in dir: String, what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         for name in names {
             let text = try String(contentsOfFile: "\(dir)/\(name).rss", encoding: .utf8)

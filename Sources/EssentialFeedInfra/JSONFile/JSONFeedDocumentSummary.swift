@@ -13,8 +13,8 @@ import Darwin
 import EssentialFeed
 
 /// What a JSON-file store's document holds, found by reading it once from
-/// end to end with the streaming reader (nothing but the image data URLs is
-/// kept): whether it is a feed cache, its feed's timestamp and size or
+/// end to end with the streaming reader, in the same memory whatever the
+/// document's size: whether it is a feed cache, its feed's timestamp and size or
 /// damage, and where to find the feed and the image data again.
 struct JSONFeedDocumentSummary {
     enum Feed {
@@ -28,10 +28,11 @@ struct JSONFeedDocumentSummary {
     var feedMember: Int?
     var timestampMember: Int?
     var imageDataMember: Int?
-    /// The URLs with image data, in document order, and the data's size.
-    var imageDataURLs: [String] = []
+    /// How many image data entries there are, and the data's size.
+    var imageDataCount = 0
     var imageDataBytes = 0
-    /// Whether the URLs are in increasing order, each once (as this store writes them).
+    /// Whether the URLs are in increasing byte order, each once (as this
+    /// store writes them): then they can be merged as they are read.
     var imageDataSorted = true
     /// The feed's validators (`"validators":{"url","etag","last_modified"}`);
     /// anything else there counts as none.
@@ -150,7 +151,7 @@ struct JSONFeedDocumentSummary {
                         }
                     case "image_data":
                         summary.imageDataMember = member
-                        summary.imageDataURLs = []
+                        summary.imageDataCount = 0
                         summary.imageDataBytes = 0
                         summary.imageDataSorted = true
                         imageDataDamage = nil
@@ -161,6 +162,7 @@ struct JSONFeedDocumentSummary {
                         }
                         try reader.beginObject()
                         var urlKey: [UInt8] = []
+                        var lastKey: [UInt8]?
                         while try reader.nextMember(key: &urlKey) {
                             let url = String(decoding: urlKey, as: UTF8.self)
                             guard imageDataDamage == nil else { try reader.skipValue(); continue }
@@ -176,8 +178,9 @@ struct JSONFeedDocumentSummary {
                                 continue
                             }
                             summary.imageDataBytes += data.count
-                            if let last = summary.imageDataURLs.last, !(last < url) { summary.imageDataSorted = false }
-                            summary.imageDataURLs.append(url)
+                            summary.imageDataCount += 1
+                            if let last = lastKey, !SortedEntrySpool.less(last, urlKey) { summary.imageDataSorted = false }
+                            if lastKey == nil { lastKey = urlKey } else { lastKey!.removeAll(keepingCapacity: true); lastKey!.append(contentsOf: urlKey) }
                         }
                         if text.capacity > 1 << 20 { text = [] }
                     default:

@@ -136,7 +136,7 @@ public final class JSONFileFeedStore: FeedStore {
         }
         return FeedStoreInfo(kind: "json", path: path, exists: true, schemaVersion: summary == nil ? nil : Self.schemaVersion,
                              fileBytes: document.size, itemCount: itemCount, timestamp: timestamp,
-                             imageDataCount: summary?.imageDataURLs.count ?? 0, imageDataBytes: summary?.imageDataBytes ?? 0)
+                             imageDataCount: summary?.imageDataCount ?? 0, imageDataBytes: summary?.imageDataBytes ?? 0)
     }
 
     /// The document, open (a rename that replaces it later leaves this one

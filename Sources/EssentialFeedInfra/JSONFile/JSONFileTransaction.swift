@@ -62,7 +62,8 @@ final class JSONFileTransaction: FeedStoreTransaction {
     private var validators: FeedValidators?
     /// The old feed's new timestamp, when a server confirmed it current.
     private var touched: Timestamp?
-    private lazy var insertedData = ImageDataSpool(directory: POSIXFiles.directory(of: documentPath), path: path)
+    /// The image data put in this transaction, by URL.
+    private lazy var insertedData = SortedEntrySpool(directory: POSIXFiles.directory(of: documentPath), path: path)
     private(set) var hasChanges = false
     private var feedChanged = false
     private var committed = false
@@ -170,15 +171,10 @@ final class JSONFileTransaction: FeedStoreTransaction {
         return reader
     }
 
-    private var oldImageDataURLs: Set<String> {
-        guard !reset, let summary else { return [] }
-        return Set(summary.imageDataURLs)
-    }
-
     func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
         try checkReadable()
-        if let data = try insertedData.data(for: url) { return data }
-        guard !reset, let summary, let member = summary.imageDataMember, summary.imageDataURLs.contains(url) else { return nil }
+        if let data = try insertedData.value(for: Array(url.utf8)) { return data }
+        guard !reset, let summary, let member = summary.imageDataMember, summary.imageDataCount > 0 else { return nil }
         return try readingDocument { () throws(ErrorRecord) -> [UInt8]? in
             var reader = JSONFeedDocumentSummary.reader(document.fd, path: path)
             try JSONFeedDocumentSummary.seek(&reader, member: member)
@@ -209,7 +205,11 @@ final class JSONFileTransaction: FeedStoreTransaction {
 
     func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
         try checkReadable()
-        return oldImageDataURLs.union(insertedData.urls)
+        var urls = Set<String>()
+        var old = try OldImageData(self)
+        while let (key, _) = try old.next() { urls.insert(String(decoding: key, as: UTF8.self)) }
+        try insertedData.forEachKey { (key) throws(ErrorRecord) in urls.insert(String(decoding: key, as: UTF8.self)) }
+        return urls
     }
 
     // MARK: Writing
@@ -389,7 +389,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
     func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
         try checkReadable()
         guard temporaryPath != nil else { throw ErrorRecord(.internal, "\(path): a read transaction cannot write") }
-        try insertedData.put(data, for: url)
+        try insertedData.put(Array(url.utf8), data)
         hasChanges = true
     }
 
@@ -400,20 +400,24 @@ final class JSONFileTransaction: FeedStoreTransaction {
     func commit() throws(ErrorRecord) {
         guard hasChanges, !ended, let temporaryPath else { return }
         writer = nil
-        var urls = oldImageDataURLs.union(insertedData.urls)
         let output: DocumentOutput
+        // Image data is kept only for images of the feed: a new feed's URLs
+        // are matched; a deleted feed keeps none.
+        var keepsData = true
+        var newFeedURLs: SortedEntrySpool?
         if feed == .new, let current = self.output {
+            if feedChanged && hasImageData { newFeedURLs = try urlsOfNewFeed() }
             output = current
-            if feedChanged && !urls.isEmpty { urls = try urlsInNewFeed(among: urls) }
             try output.append("]")
         } else {
             output = try openOutput()
             try output.append(Self.documentStart)
             if feed == .old { try copyOldFeed(to: output) }
-            if feedChanged { urls = [] }  // the feed was deleted: no image data is in it
+            if feedChanged { keepsData = false }
         }
         if feed != .none, let validators { try output.append(Self.member(validators)) }
-        if !urls.isEmpty { try writeImageData(urls.sorted(), to: output) }
+        if keepsData { try writeImageData(to: output, onlyFor: newFeedURLs) }
+        newFeedURLs?.discard()
         try output.append("}\n")
         try output.flush()
         var code: Int32?
@@ -429,16 +433,20 @@ final class JSONFileTransaction: FeedStoreTransaction {
         try POSIXFiles.syncDirectory(POSIXFiles.directory(of: documentPath), for: path)
     }
 
-    /// Which of `urls` are URLs of images of the new feed.
-    private func urlsInNewFeed(among urls: Set<String>) throws(ErrorRecord) -> Set<String> {
-        var found = Set<String>()
+    /// Whether there is image data, old or put in this transaction.
+    private var hasImageData: Bool {
+        !insertedData.isEmpty || (!reset && (summary?.imageDataCount ?? 0) > 0)
+    }
+
+    /// The keys of the new feed's image URLs, sorted, to match image data to.
+    private func urlsOfNewFeed() throws(ErrorRecord) -> SortedEntrySpool {
+        let urls = SortedEntrySpool(directory: POSIXFiles.directory(of: documentPath), path: path)
         var reader = try newItemsReader()
         try reader.beginArray()
         try JSONFeedDocumentSummary.visitItems(&reader, path: path) { (image) throws(ErrorRecord) in
-            let url = LocalFeedImageDataLoader.key(String(decoding: image.url, as: UTF8.self))
-            if urls.contains(url) { found.insert(url) }
+            try urls.put(Array(LocalFeedImageDataLoader.key(String(decoding: image.url, as: UTF8.self)).utf8), [])
         }
-        return found
+        return urls
     }
 
     /// The old feed, unchanged: a valid one as this store writes it, a
@@ -498,44 +506,57 @@ final class JSONFileTransaction: FeedStoreTransaction {
         }
     }
 
-    /// `,"image_data":{…}` for `urls` (sorted), each entry's data from this
-    /// transaction or, read one at a time, from the old document.
-    private func writeImageData(_ urls: [String], to output: DocumentOutput) throws(ErrorRecord) {
-        try output.append(#","image_data":{"#)
+    /// `,"image_data":{…}`, when there is any: the image data put in this
+    /// transaction and the old document's, merged in increasing order of
+    /// URL (the data put winning), only for the URLs in `onlyFor` when given.
+    /// Old data is copied as its text stands (checked when it was read).
+    private func writeImageData(to output: DocumentOutput, onlyFor urls: SortedEntrySpool?) throws(ErrorRecord) {
+        var new = try insertedData.sorted()
         var old = try OldImageData(self)
+        var wanted = try urls?.sorted()
+        var nextWanted = try wanted?.next()
+        var n = try new.next(), o = try old.next()
         var first = true
-        for url in urls {
-            let data: [UInt8]
-            if let inserted = try insertedData.data(for: url) {
-                data = inserted
+        var entry: [UInt8] = []
+        while n != nil || o != nil {
+            let fromNew: Bool
+            if let a = n, let b = o {
+                let c = SortedEntrySpool.less(a.key, b.key) ? -1 : a.key == b.key ? 0 : 1
+                fromNew = c <= 0
+                if c == 0 { o = try old.next() }  // the old data for the URL is replaced
             } else {
-                data = try old.data(for: url)
+                fromNew = n != nil
             }
-            var entry: [UInt8] = []
-            entry.reserveCapacity(url.utf8.count + data.count * 4 / 3 + 16)
-            if !first { entry.append(UInt8(ascii: ",")) }
+            let (key, value) = fromNew ? n! : o!
+            if fromNew { n = try new.next() } else { o = try old.next() }
+            if wanted != nil {
+                while let w = nextWanted, SortedEntrySpool.less(w.key, key) { nextWanted = try wanted!.next() }
+                guard let w = nextWanted, w.key == key else { continue }
+            }
+            entry.removeAll(keepingCapacity: true)
+            entry.append(contentsOf: first ? Array(#","image_data":{""#.utf8) : Array(#",""#.utf8))
             first = false
-            entry.append(UInt8(ascii: "\""))
-            JSONWriter.appendEscaped(Array(url.utf8), to: &entry)
+            JSONWriter.appendEscaped(key, to: &entry)
             entry.append(contentsOf: #"":""#.utf8)
-            entry.append(contentsOf: ImageDataText.encode(data))
+            if fromNew { entry.append(contentsOf: ImageDataText.encode(value)) } else { entry.append(contentsOf: value) }
             entry.append(UInt8(ascii: "\""))
             try output.append(entry)
         }
-        try output.append("}")
+        if !first { try output.append("}") }
     }
 
-    /// The old document's image data, read in order when it is sorted (as
-    /// this store writes it: one pass), else all at once.
+    /// The old document's image data in increasing order of URL, each URL
+    /// once with its text as written: read in one pass when sorted (as this
+    /// store writes it), else sorted through a spool first.
     private struct OldImageData {
         private var reader: JSONStreamReader?
-        private var all: [String: [UInt8]]?
+        private var sorted: SortedEntrySpool.Merge?
         private let path: String
         private var key: [UInt8] = []
 
         init(_ tx: JSONFileTransaction) throws(ErrorRecord) {
             path = tx.path
-            guard !tx.reset, let summary = tx.summary, let member = summary.imageDataMember, !summary.imageDataURLs.isEmpty else { return }
+            guard !tx.reset, let summary = tx.summary, let member = summary.imageDataMember, summary.imageDataCount > 0 else { return }
             var reader = JSONFeedDocumentSummary.reader(tx.document.fd, path: path)
             try tx.readingDocument { () throws(ErrorRecord) in
                 try JSONFeedDocumentSummary.seek(&reader, member: member)
@@ -544,37 +565,36 @@ final class JSONFileTransaction: FeedStoreTransaction {
             if summary.imageDataSorted {
                 self.reader = reader
             } else {
-                var all: [String: [UInt8]] = [:]
+                let spool = SortedEntrySpool(directory: POSIXFiles.directory(of: tx.documentPath), path: tx.path)
                 var key: [UInt8] = []
+                var text: [UInt8] = []
                 try tx.readingDocument { () throws(ErrorRecord) in
                     while try reader.nextMember(key: &key) {
-                        let url = String(decoding: key, as: UTF8.self)
-                        all[url] = try JSONFileTransaction.imageData(&reader, url: url, path: tx.path)
+                        text.removeAll(keepingCapacity: true)
+                        try reader.string(into: &text, decode: false)
+                        try spool.put(key, text)
                     }
                 }
-                self.all = all
+                sorted = try spool.sorted()
             }
         }
 
-        /// The data of `url`; calls come in increasing order of URL.
-        mutating func data(for url: String) throws(ErrorRecord) -> [UInt8] {
-            if let all {
-                guard let data = all[url] else { throw ErrorRecord(.internal, "\(path): no image data for \(url)") }
-                return data
-            }
-            guard var reader else { throw ErrorRecord(.internal, "\(path): no image data for \(url)") }
+        /// The next URL and its data's text; nil after the last.
+        mutating func next() throws(ErrorRecord) -> (key: [UInt8], value: [UInt8])? {
+            if sorted != nil { return try sorted!.next() }
+            guard var reader else { return nil }
             defer { self.reader = reader }
             do throws(ErrorRecord) {
-                while try reader.nextMember(key: &key) {
-                    if String(decoding: key, as: UTF8.self) == url {
-                        return try JSONFileTransaction.imageData(&reader, url: url, path: path)
-                    }
-                    try reader.skipValue()
+                guard try reader.nextMember(key: &key) else {
+                    self.reader = nil
+                    return nil
                 }
+                var text: [UInt8] = []
+                try reader.string(into: &text, decode: false)
+                return (key, text)
             } catch where error.kind == .invalidData {
                 throw JSONFeedDocumentSummary.damaged(path, error.message)
             }
-            throw ErrorRecord(.internal, "\(path): no image data for \(url)")
         }
     }
 }

@@ -270,6 +270,32 @@ final class JSONFileFeedStoreDocumentTests: XCTestCase {
         XCTAssertEqual(StoreTestFiles.names(in: directory.file("")).sorted(), ["feed.json", "feed.json.lock"])
     }
 
+    func test_retrieveImageData_manyTimesInOneRead_findsEachURLsDataWhereverItLies() throws {
+        // By hand: out of order, blanks around the commas, an escaped URL, a URL written twice (the last wins).
+        let document = """
+            {"format":"essential-feed-cache","version":1,"image_data":{ "https://c.example/3.png" : "AQ==" ,
+              "https:\\/\\/a.example\\/1.png":"Ag==","https://b.example/2.png":"Aw==" , "https://c.example/3.png":"BA==","https://d.example/4.png":"BQ=="}}
+
+            """
+        StoreTestFiles.write(Array(document.utf8), to: storePath)
+        let sut = makeSUT()
+        let expected: [(String, [UInt8]?)] = [
+            ("https://d.example/4.png", [5]), ("https://a.example/1.png", [2]), ("https://c.example/3.png", [4]),
+            ("https://b.example/2.png", [3]), ("https://x.example/none.png", nil), ("https://a.example/1.png", [2]),
+        ]
+
+        try sut.read { (reader) throws(ErrorRecord) in
+            for _ in 0..<2 {
+                for (url, data) in expected { XCTAssertEqual(try reader.retrieveImageData(for: url), data, url) }
+            }
+        }
+        // Written by this store (sorted, each URL once), the same.
+        try sut.insertImageData([6], for: "https://e.example/5.png")
+        try sut.read { (reader) throws(ErrorRecord) in
+            for (url, data) in expected + [("https://e.example/5.png", [6])] { XCTAssertEqual(try reader.retrieveImageData(for: url), data, url) }
+        }
+    }
+
     // MARK: Helpers
 
     private var storePath: String { directory.file("feed.json") }

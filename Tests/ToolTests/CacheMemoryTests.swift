@@ -9,9 +9,7 @@ final class CacheMemoryTests: XCTestCase {
     static let limitKiB = 32 * 1024
 
     func test_saveAndLoadOfAFeedLargerThanTheBound_stayUnder32MiBAndRoundTripByteForByte() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
-            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
-        }
+        try requireGNUTime()
         let dir = temporaryDirectory(self)
         let store = dir + "/feed.sqlite"
         // 120k records of about 420 bytes: 50 MB, well past the bound, generated here.
@@ -43,9 +41,7 @@ final class CacheMemoryTests: XCTestCase {
     /// records in its spool while the store lends them, `feed-view` writes the
     /// page as the records come and keeps the Atom entries in its spool.
     func test_loadImagesIntoThePageAndTheAtomFeed_ofAFeedLargerThanTheBound_stayUnder32MiB() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
-            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
-        }
+        try requireGNUTime()
         let dir = temporaryDirectory(self)
         let store = dir + "/feed.sqlite"
         // 60k records of about 820 bytes (49 MB), and the data of three of their images.
@@ -75,9 +71,7 @@ final class CacheMemoryTests: XCTestCase {
     /// feed bigger than the bound stay under it (ids cost 16 bytes each while
     /// saving: 100k of them, 1.6 MiB).
     func test_JSONStore_saveLoadAndAppendOfAFeedLargerThanTheBound_stayUnder32MiB() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
-            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
-        }
+        try requireGNUTime()
         let dir = temporaryDirectory(self)
         let store = dir + "/feed.json"
         // 90k records of about 420 bytes (38 MB), then 20k more, half of them already cached.
@@ -108,9 +102,7 @@ final class CacheMemoryTests: XCTestCase {
     /// save-images stores each image as it is read (into the open
     /// transaction), so memory is bounded by the largest image, not their sum.
     func test_saveImages_ofImagesFarLargerThanTheBoundInTotal_staysUnder32MiB() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
-            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
-        }
+        try requireGNUTime()
         let dir = temporaryDirectory(self)
         // 136 images of 256 KiB: 34 MiB of data, 46 MB of lines.
         let image = Data((0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
@@ -149,9 +141,7 @@ final class CacheMemoryTests: XCTestCase {
     /// the data of its own images only, each stay under the bound (150k
     /// images took 55 MiB when their URLs were kept in memory).
     func test_JSONStore_saveImagesOfManySmallImages_moreOntoThem_andANewFeed_stayUnder32MiB() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
-            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
-        }
+        try requireGNUTime()
         let dir = temporaryDirectory(self)
         let env = ["D": dir, "S": dir + "/feed.json"]
         // 150k image responses (URLs in no sorted order); then 1,000 more, half of them replacing
@@ -190,9 +180,7 @@ final class CacheMemoryTests: XCTestCase {
     /// now an index of the image data's places (8 bytes an entry) makes it
     /// linear: the time limit here is 30 s.
     func test_JSONStore_loadImagesOfAFeedOf40kImagesWithData_endsInTime_eachRecordWithItsData() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
-            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
-        }
+        try requireGNUTime()
         let dir = temporaryDirectory(self)
         let env = ["D": dir, "S": dir + "/feed.json"]
         let run = sh(#"""
@@ -208,6 +196,13 @@ final class CacheMemoryTests: XCTestCase {
             #"{"id":"00009C3E-0000-4000-8000-000000009C3E","url":"https://images.example.com/feed/39998.jpg","image_data_base64":"AQID"}"#,
         ], run.stderr)
         try assertPeaksUnderTheBound(["load"], in: dir, what: "feed-cache load --images of a JSON store of 40k images")
+    }
+
+    /// Skips a test on a machine without GNU time, which reads a process's peak memory.
+    private func requireGNUTime() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
+        }
     }
 
     private func assertPeaksUnderTheBound(_ names: [String], in dir: String, what: String, file: StaticString = #filePath, line: UInt = #line) throws {

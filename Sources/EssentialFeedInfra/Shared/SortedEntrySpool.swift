@@ -67,6 +67,10 @@ final class SortedEntrySpool {
     }
 
     func put(_ key: [UInt8], _ value: [UInt8]) throws(ErrorRecord) {
+        // A run stores each length in 4 bytes.
+        guard key.count <= UInt32.max, value.count <= UInt32.max else {
+            throw ErrorRecord(.store, "\(path): image data of 4 GiB or more cannot be stored")
+        }
         held.append(Held(start: arena.count, keyCount: key.count, valueCount: value.count))
         arena.append(contentsOf: key)
         arena.append(contentsOf: value)

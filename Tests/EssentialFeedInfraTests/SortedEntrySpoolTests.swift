@@ -71,6 +71,22 @@ final class SortedEntrySpoolTests: XCTestCase {
         XCTAssertEqual(try sut.value(for: Array("b".utf8)), [3])
     }
 
+    func test_aBigEntry_goesOutAsARunOfItsOwn_andStillWinsOrLosesByWhenItWasPut() throws {
+        let sut = makeSUT(memoryLimit: 1024)
+        let big = [UInt8](repeating: 7, count: 4000)
+        try sut.put(Array("a".utf8), [1])
+        try sut.put(Array("a".utf8), big)
+        try sut.put(Array("b".utf8), big)
+        try sut.put(Array("b".utf8), [2])
+
+        XCTAssertEqual(sut.runCount, 3, "the small entry before, then each big one alone")
+        XCTAssertLessThan(sut.heldBytes, 1024)
+        let got = try all(sut)
+        XCTAssertEqual(got.map(\.key), [Array("a".utf8), Array("b".utf8)])
+        XCTAssertEqual(got.map(\.value), [big, [2]])
+        XCTAssertEqual(try sut.value(for: Array("a".utf8)), big)
+    }
+
     func test_memory_holdsNoMoreThanItsLimit_andLeavesNoFileBehind() throws {
         // 60k entries of ~60 bytes (3.6 MB) through a 64 KiB limit.
         let sut = makeSUT(memoryLimit: 64 << 10)

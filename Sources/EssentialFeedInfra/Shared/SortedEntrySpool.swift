@@ -71,10 +71,30 @@ final class SortedEntrySpool {
         guard key.count <= UInt32.max, value.count <= UInt32.max else {
             throw ErrorRecord(.store, "\(path): image data of 4 GiB or more cannot be stored")
         }
+        if key.count + value.count + 32 >= memoryLimit / 2 {
+            // A big entry is not copied: the entries held go out as a run,
+            // then it alone, as one more (the later one, so it still wins).
+            if !held.isEmpty { try writeRun() }
+            try writeRun(of: key, value)
+            return
+        }
         held.append(Held(start: arena.count, keyCount: key.count, valueCount: value.count))
         arena.append(contentsOf: key)
         arena.append(contentsOf: value)
         if heldBytes >= memoryLimit { try writeRun() }
+    }
+
+    /// Writes one entry as a run of its own.
+    private func writeRun(of key: [UInt8], _ value: [UInt8]) throws(ErrorRecord) {
+        if fd < 0 { fd = try POSIXFiles.unlinkedTemporaryFile(in: directory, name: ".feed-cache-sort", path: path) }
+        let start = fileSize
+        var head: [UInt8] = []
+        Self.appendLength(key.count, to: &head)
+        Self.appendLength(value.count, to: &head)
+        head.append(contentsOf: key)
+        try flush(&head)
+        try writeOut(value)
+        runs.append(Run(start: start, end: fileSize))
     }
 
     /// The value last put for `key`, or nil (a scan: for the odd lookup).
@@ -149,13 +169,18 @@ final class SortedEntrySpool {
     }
 
     private func flush(_ out: inout [UInt8]) throws(ErrorRecord) {
+        try writeOut(out)
+        out.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends `bytes` to the file.
+    private func writeOut(_ bytes: [UInt8]) throws(ErrorRecord) {
         var done = 0
-        while done < out.count {
-            let n = out.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(fileSize + done)) }
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(fileSize + done)) }
             if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("write", path, n < 0 ? errno : EIO) }
         }
-        fileSize += out.count
-        out.removeAll(keepingCapacity: true)
+        fileSize += bytes.count
     }
 
     private static func appendLength(_ n: Int, to out: inout [UInt8]) {

@@ -28,6 +28,13 @@ final class DocumentOutput {
     var offset: Int { flushed + buffer.count }
 
     func append(_ bytes: [UInt8]) throws(ErrorRecord) {
+        guard bytes.count < Self.bufferSize else {
+            // A big piece (an image's data) goes where it belongs, not
+            // through the buffer, which would keep its size.
+            try flush()
+            try write(bytes)
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= Self.bufferSize { try flush() }
     }
@@ -43,9 +50,15 @@ final class DocumentOutput {
     }
 
     func flush() throws(ErrorRecord) {
+        try write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `bytes` where the file ends (the buffer written before them).
+    private func write(_ bytes: [UInt8]) throws(ErrorRecord) {
         var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(flushed + done)) }
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(flushed + done)) }
             if n > 0 {
                 done += n
             } else if n < 0 && errno == EINTR {
@@ -54,8 +67,7 @@ final class DocumentOutput {
                 throw POSIXFiles.failure("write", path, n < 0 ? errno : EIO)
             }
         }
-        flushed += buffer.count
-        buffer.removeAll(keepingCapacity: true)
+        flushed += bytes.count
     }
 
     /// Empties the file, to be written again from its start.

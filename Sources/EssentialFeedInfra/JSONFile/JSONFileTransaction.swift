@@ -617,7 +617,15 @@ final class JSONFileTransaction: FeedStoreTransaction {
             first = false
             JSONWriter.appendEscaped(key, to: &entry)
             entry.append(contentsOf: #"":""#.utf8)
-            if fromNew { entry.append(contentsOf: ImageDataText.encode(value)) } else { entry.append(contentsOf: value) }
+            // The data apart: a big image is written as it is, not copied again.
+            let text = fromNew ? ImageDataText.encode(value) : value
+            if text.count < 1 << 16 {
+                entry.append(contentsOf: text)
+            } else {
+                try output.append(entry)
+                try output.append(text)
+                entry.removeAll(keepingCapacity: true)
+            }
             entry.append(UInt8(ascii: "\""))
             try output.append(entry)
         }

@@ -105,7 +105,7 @@ final class SortedEntrySpool {
         for run in runs.reversed() {
             var reader = RunReader(fd: fd, run: run, path: path)
             while let (k, v) = try reader.next() {
-                if k == key { return v }
+                if k == key { return try resolve(v) }
                 if Self.less(key, k) { break }
             }
         }
@@ -244,16 +244,55 @@ final class SortedEntrySpool {
             Int(buffer[i]) | Int(buffer[i + 1]) << 8 | Int(buffer[i + 2]) << 16 | Int(buffer[i + 3]) << 24
         }
 
-        mutating func next() throws(ErrorRecord) -> (key: [UInt8], value: [UInt8])? {
+        /// The next entry; a value past a read's 64 KiB is left in the
+        /// file, where it lies, to be read if it is used.
+        mutating func next() throws(ErrorRecord) -> (key: [UInt8], value: Value)? {
             guard try ensure(8) else { return nil }
             let keyCount = length(at: position), valueCount = length(at: position + 4)
-            guard try ensure(8 + keyCount + valueCount) else {
+            let big = valueCount > 64 << 10
+            guard try ensure(8 + keyCount + (big ? 0 : valueCount)) else {
                 throw ErrorRecord(.store, "\(path): a temporary sort file was cut short")
             }
             let key = Array(buffer[position + 8..<position + 8 + keyCount])
-            let value = Array(buffer[position + 8 + keyCount..<position + 8 + keyCount + valueCount])
-            position += 8 + keyCount + valueCount
-            return (key, value)
+            position += 8 + keyCount
+            guard big else {
+                let value = Array(buffer[position..<position + valueCount])
+                position += valueCount
+                return (key, .bytes(value))
+            }
+            // Where the value starts in the file, then past it.
+            let start = offset - (buffer.count - position)
+            guard start + valueCount <= end else { throw ErrorRecord(.store, "\(path): a temporary sort file was cut short") }
+            let buffered = buffer.count - position
+            if valueCount <= buffered {
+                position += valueCount
+            } else {
+                buffer.removeAll(keepingCapacity: true)
+                position = 0
+                offset += valueCount - buffered
+            }
+            return (key, .file(offset: start, count: valueCount))
+        }
+    }
+
+    /// A value read from a run: in memory, or where it lies in the file.
+    fileprivate enum Value {
+        case bytes([UInt8])
+        case file(offset: Int, count: Int)
+    }
+
+    /// The bytes of `value`.
+    fileprivate func resolve(_ value: Value) throws(ErrorRecord) -> [UInt8] {
+        switch value {
+        case .bytes(let bytes): return bytes
+        case let .file(offset, count):
+            var data = [UInt8](repeating: 0, count: count)
+            var done = 0
+            while done < count {
+                let n = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("read", path, n < 0 ? errno : EIO) }
+            }
+            return data
         }
     }
 
@@ -268,7 +307,7 @@ final class SortedEntrySpool {
         /// The entries held, sorted, read from the spool's arena.
         case held(ArraySlice<Held>)
 
-        mutating func next(_ spool: SortedEntrySpool) throws(ErrorRecord) -> (key: [UInt8], value: [UInt8])? {
+        mutating func next(_ spool: SortedEntrySpool) throws(ErrorRecord) -> (key: [UInt8], value: Value)? {
             switch self {
             case .file(var reader):
                 let entry = try reader.next()
@@ -277,7 +316,8 @@ final class SortedEntrySpool {
             case .held(var entries):
                 guard let first = entries.popFirst() else { return nil }
                 self = .held(entries)
-                return spool.entry(first)
+                let (key, value) = spool.entry(first)
+                return (key, .bytes(value))
             }
         }
     }
@@ -289,7 +329,7 @@ final class SortedEntrySpool {
         /// The spool whose file the runs are read from, kept open while they are.
         private let spool: SortedEntrySpool
         private var sources: [Source]
-        private var heap: [(key: [UInt8], value: [UInt8], source: Int)] = []
+        private var heap: [(key: [UInt8], value: Value, source: Int)] = []
         private var last: [UInt8]?
 
         fileprivate init(_ sources: [Source], of spool: SortedEntrySpool) throws(ErrorRecord) {
@@ -300,12 +340,12 @@ final class SortedEntrySpool {
             }
         }
 
-        private static func before(_ a: (key: [UInt8], value: [UInt8], source: Int), _ b: (key: [UInt8], value: [UInt8], source: Int)) -> Bool {
+        private static func before(_ a: (key: [UInt8], value: Value, source: Int), _ b: (key: [UInt8], value: Value, source: Int)) -> Bool {
             let c = a.key.withUnsafeBufferPointer { x in b.key.withUnsafeBufferPointer { y in SortedEntrySpool.compare(x, y) } }
             return c != 0 ? c < 0 : a.source > b.source
         }
 
-        private mutating func push(_ entry: (key: [UInt8], value: [UInt8], source: Int)) {
+        private mutating func push(_ entry: (key: [UInt8], value: Value, source: Int)) {
             heap.append(entry)
             var i = heap.count - 1
             while i > 0 {
@@ -316,7 +356,7 @@ final class SortedEntrySpool {
             }
         }
 
-        private mutating func pop() -> (key: [UInt8], value: [UInt8], source: Int)? {
+        private mutating func pop() -> (key: [UInt8], value: Value, source: Int)? {
             guard !heap.isEmpty else { return nil }
             heap.swapAt(0, heap.count - 1)
             let top = heap.removeLast()
@@ -338,7 +378,7 @@ final class SortedEntrySpool {
                 if let (key, value) = try sources[top.source].next(spool) { push((key, value, top.source)) }
                 if let last, last == top.key { continue }
                 last = top.key
-                return (top.key, top.value)
+                return (top.key, try spool.resolve(top.value))
             }
             return nil
         }

@@ -147,9 +147,9 @@ final class CacheMemoryTests: XCTestCase {
         // 150k image responses (URLs in no sorted order); then 1,000 more, half of them replacing
         // data already stored; then a feed of every other one of the first images.
         let generate = sh(#"""
-            awk 'BEGIN { for (i = 0; i < 150000; i++) printf "{\"url\":\"https://images.example.com/feed/%d.jpg\",\"status\":200,\"body_base64\":\"R0lGODlhAQABAAAAACw=\"}\n", (i * 7919) % 150000 }' > "$D/images"
-            awk 'BEGIN { for (i = 149500; i < 150500; i++) printf "{\"url\":\"https://images.example.com/feed/%d.jpg\",\"status\":200,\"body_base64\":\"AQID\"}\n", i }' > "$D/more"
-            awk 'BEGIN { for (i = 0; i < 150000; i += 2) printf "{\"id\":\"%08X-0000-4000-8000-%012X\",\"url\":\"https://images.example.com/feed/%d.jpg\"}\n", i, i, i }' > "$D/feed"
+            \#(Self.imageResponses(0..<150000, number: "(i * 7919) % 150000", base64: "R0lGODlhAQABAAAAACw=")) > "$D/images"
+            \#(Self.imageResponses(149500..<150500, base64: "AQID")) > "$D/more"
+            \#(Self.feedRecords(0..<150000, step: 2)) > "$D/feed"
             """#, environment: env)
         XCTAssertEqual(generate.status, 0, generate.stderr)
 
@@ -184,8 +184,8 @@ final class CacheMemoryTests: XCTestCase {
         let dir = temporaryDirectory(self)
         let env = ["D": dir, "S": dir + "/feed.json"]
         let run = sh(#"""
-            awk 'BEGIN { for (i = 0; i < 40000; i++) printf "{\"id\":\"%08X-0000-4000-8000-%012X\",\"url\":\"https://images.example.com/feed/%d.jpg\"}\n", i, i, i }' > "$D/feed"
-            awk 'BEGIN { for (i = 0; i < 40000; i += 2) printf "{\"url\":\"https://images.example.com/feed/%d.jpg\",\"status\":200,\"body_base64\":\"AQID\"}\n", i }' > "$D/images"
+            \#(Self.feedRecords(0..<40000)) > "$D/feed"
+            \#(Self.imageResponses(0..<40000, step: 2, base64: "AQID")) > "$D/images"
             feed-cache --store "$S" save < "$D/feed" && feed-cache --store "$S" save-images < "$D/images" || exit 1
             timeout 30 /usr/bin/time -f %M -o "$D/load.rss" feed-cache --store "$S" load --images > "$D/out"; echo $?
             wc -l < "$D/out"; grep -c '"image_data_base64":"AQID"' "$D/out"
@@ -196,6 +196,18 @@ final class CacheMemoryTests: XCTestCase {
             #"{"id":"00009C3E-0000-4000-8000-000000009C3E","url":"https://images.example.com/feed/39998.jpg","image_data_base64":"AQID"}"#,
         ], run.stderr)
         try assertPeaksUnderTheBound(["load"], in: dir, what: "feed-cache load --images of a JSON store of 40k images")
+    }
+
+    /// An awk command writing feed image records of ids and URLs numbered in
+    /// `range` (every `step`-th): `https://images.example.com/feed/N.jpg`.
+    private static func feedRecords(_ range: Range<Int>, step: Int = 1) -> String {
+        #"awk 'BEGIN { for (i = \#(range.lowerBound); i < \#(range.upperBound); i += \#(step)) printf "{\"id\":\"%08X-0000-4000-8000-%012X\",\"url\":\"https://images.example.com/feed/%d.jpg\"}\n", i, i, i }'"#
+    }
+
+    /// An awk command writing image responses (`base64` their data) for the
+    /// URLs of `feedRecords`, numbered by `number` of `i` in `range`.
+    private static func imageResponses(_ range: Range<Int>, step: Int = 1, number: String = "i", base64: String) -> String {
+        #"awk 'BEGIN { for (i = \#(range.lowerBound); i < \#(range.upperBound); i += \#(step)) printf "{\"url\":\"https://images.example.com/feed/%d.jpg\",\"status\":200,\"body_base64\":\"\#(base64)\"}\n", \#(number) }'"#
     }
 
     /// Skips a test on a machine without GNU time, which reads a process's peak memory.

@@ -56,17 +56,8 @@ final class DocumentOutput {
 
     /// Writes `bytes` where the file ends (the buffer written before them).
     private func write(_ bytes: [UInt8]) throws(ErrorRecord) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(flushed + done)) }
-            if n > 0 {
-                done += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                throw POSIXFiles.failure("write", path, n < 0 ? errno : EIO)
-            }
-        }
+        let at = flushed
+        if let code = bytes.withUnsafeBytes({ POSIXFiles.writeAll(fd, $0, at: at) }) { throw POSIXFiles.failure("write", path, code) }
         flushed += bytes.count
     }
 
@@ -92,25 +83,17 @@ final class DocumentOutput {
             while moved < rest {
                 let size = min(chunkSize, rest - moved)
                 let from = shift > 0 ? oldLength + rest - moved - size : oldLength + moved
-                try Self.full(chunk, size, from, path) { pread(fd, $0, $1, $2) }
-                try Self.full(chunk, size, from + shift, path) { pwrite(fd, $0, $1, $2) }
+                if let code = POSIXFiles.readAll(fd, into: UnsafeMutableRawBufferPointer(start: chunk, count: size), at: from) {
+                    throw POSIXFiles.failure("read", path, code)
+                }
+                if let code = POSIXFiles.writeAll(fd, UnsafeRawBufferPointer(start: chunk, count: size), at: from + shift) {
+                    throw POSIXFiles.failure("write", path, code)
+                }
                 moved += size
             }
         }
-        let head = UnsafeMutableRawPointer.allocate(byteCount: max(prefix.count, 1), alignment: 16)
-        defer { head.deallocate() }
-        prefix.withUnsafeBytes { head.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        try Self.full(head, prefix.count, 0, path) { pwrite(fd, $0, $1, $2) }
+        if let code = prefix.withUnsafeBytes({ POSIXFiles.writeAll(fd, $0, at: 0) }) { throw POSIXFiles.failure("write", path, code) }
         flushed += shift
         guard ftruncate(fd, off_t(flushed)) == 0 else { throw POSIXFiles.failure("write", path) }
-    }
-
-    private static func full(_ base: UnsafeMutableRawPointer, _ count: Int, _ at: Int, _ path: String,
-                             _ io: (UnsafeMutableRawPointer, Int, off_t) -> Int) throws(ErrorRecord) {
-        var done = 0
-        while done < count {
-            let n = io(base + done, count - done, off_t(at + done))
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("write", path, n < 0 ? errno : EIO) }
-        }
     }
 }

@@ -669,15 +669,15 @@ final class JSONFileTransaction: FeedStoreTransaction {
         /// The next URL and its data's text; nil after the last.
         mutating func next() throws(ErrorRecord) -> (key: [UInt8], value: [UInt8])? {
             if sorted != nil { return try sorted!.next() }
-            guard var reader else { return nil }
-            defer { self.reader = reader }
+            guard var current = reader else { return nil }
             do throws(ErrorRecord) {
-                guard try reader.nextMember(key: &key) else {
-                    self.reader = nil
+                guard try current.nextMember(key: &key) else {
+                    reader = nil
                     return nil
                 }
                 var text: [UInt8] = []
-                try reader.string(into: &text, decode: false)
+                try current.string(into: &text, decode: false)
+                reader = current
                 return (key, text)
             } catch where error.kind == .invalidData {
                 throw JSONFeedDocumentSummary.damaged(path, error.message)

@@ -45,23 +45,16 @@ final class IDLog {
         if ordinal >= written { return pending[ordinal - written] }
         var key: Key = (0, 0)
         let size = MemoryLayout<Key>.stride
-        var done = 0
-        while done < size {
-            let n = withUnsafeMutableBytes(of: &key) { pread(fd, $0.baseAddress! + done, size - done, off_t(ordinal * size + done)) }
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("read", path, n < 0 ? errno : EIO) }
-        }
+        let fd = fd
+        if let code = withUnsafeMutableBytes(of: &key, { POSIXFiles.readAll(fd, into: $0, at: ordinal * size) }) { throw POSIXFiles.failure("read", path, code) }
         return key
     }
 
     private func flush() throws(ErrorRecord) {
         if fd < 0 { fd = try POSIXFiles.unlinkedTemporaryFile(in: directory, name: ".feed-cache-ids", path: path) }
         let size = MemoryLayout<Key>.stride
-        let bytes = pending.count * size
-        var done = 0
-        while done < bytes {
-            let n = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes - done, off_t(written * size + done)) }
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("write", path, n < 0 ? errno : EIO) }
-        }
+        let fd = fd, at = written * size
+        if let code = pending.withUnsafeBytes({ POSIXFiles.writeAll(fd, $0, at: at) }) { throw POSIXFiles.failure("write", path, code) }
         written += pending.count
         pending.removeAll(keepingCapacity: true)
     }

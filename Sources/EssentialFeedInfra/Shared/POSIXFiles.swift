@@ -158,16 +158,29 @@ enum POSIXFiles {
 
     /// Writes all of `bytes` to `fd`.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n > 0 {
-                offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return n < 0 ? errno : EIO
-            }
+        bytes.withUnsafeBytes { all in whole(all.count) { done in write(fd, all.baseAddress! + done, all.count - done) } }
+    }
+
+    /// Writes all of `bytes` at `offset` of `fd` (`pwrite`); the errno of a
+    /// failure, or nil.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int32? {
+        whole(bytes.count) { done in pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
+    }
+
+    /// Fills `buffer` from `offset` of `fd` (`pread`); the errno of a
+    /// failure (EIO for a file that ends first), or nil.
+    static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int32? {
+        whole(buffer.count) { done in pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done)) }
+    }
+
+    /// Calls `io` with the bytes done so far until `count` are done, again
+    /// after a short transfer or an interruption; the errno of a failure
+    /// (EIO when nothing more comes), or nil.
+    private static func whole(_ count: Int, _ io: (Int) -> Int) -> Int32? {
+        var done = 0
+        while done < count {
+            let n = io(done)
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return n < 0 ? errno : EIO }
         }
         return nil
     }

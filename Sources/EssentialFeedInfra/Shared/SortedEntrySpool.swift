@@ -175,11 +175,7 @@ final class SortedEntrySpool {
 
     /// Appends `bytes` to the file.
     private func writeOut(_ bytes: [UInt8]) throws(ErrorRecord) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(fileSize + done)) }
-            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("write", path, n < 0 ? errno : EIO) }
-        }
+        if let code = bytes.withUnsafeBytes({ POSIXFiles.writeAll(fd, $0, at: fileSize) }) { throw POSIXFiles.failure("write", path, code) }
         fileSize += bytes.count
     }
 
@@ -231,10 +227,9 @@ final class SortedEntrySpool {
             guard want >= count - buffer.count, want > 0 else { return false }
             let old = buffer.count
             buffer.append(contentsOf: repeatElement(0, count: want))
-            var done = 0
-            while done < want {
-                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + old + done, want - done, off_t(offset + done)) }
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("read", path, n < 0 ? errno : EIO) }
+            let at = offset
+            if let code = buffer.withUnsafeMutableBytes({ POSIXFiles.readAll(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[old...]), at: at) }) {
+                throw POSIXFiles.failure("read", path, code)
             }
             offset += want
             return true
@@ -287,11 +282,7 @@ final class SortedEntrySpool {
         case .bytes(let bytes): return bytes
         case let .file(offset, count):
             var data = [UInt8](repeating: 0, count: count)
-            var done = 0
-            while done < count {
-                let n = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { throw POSIXFiles.failure("read", path, n < 0 ? errno : EIO) }
-            }
+            if let code = data.withUnsafeMutableBytes({ POSIXFiles.readAll(fd, into: $0, at: offset) }) { throw POSIXFiles.failure("read", path, code) }
             return data
         }
     }

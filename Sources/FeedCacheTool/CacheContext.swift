@@ -45,7 +45,18 @@ struct CacheContext {
 
     /// Saves the feed image records read, in one transaction, as they come;
     /// an error record or an invalid line anywhere rolls it back.
-    func save(append: Bool, tee: Bool, allowEmpty: Bool) {
+    /// How a save treats the cached feed.
+    enum SaveMode {
+        /// Replace it.
+        case replace
+        /// Keep it and add the new ids after it.
+        case append
+        /// Save the input as a page that starts after an image (nil: at the
+        /// head), keeping what it does not cover (`LocalFeedLoader.merge`).
+        case merge(after: UUID?)
+    }
+
+    func save(_ mode: SaveMode, tee: Bool, allowEmpty: Bool) {
         tool.refuseTerminalInput()
         let input = SaveInput(tool: tool, tee: tee)
         let read = input.readAhead(bytes: Self.readAheadBytes)
@@ -63,10 +74,14 @@ struct CacheContext {
         }
         do throws(ErrorRecord) {
             let loader = try loader()
-            if append {
+            switch mode {
+            case .append:
                 let result = try loader.append(reading: input.next)
                 tool.diagnostics.info("save --append: kept \(result.kept), added \(result.added), dropped \(result.droppedExpired) expired")
-            } else {
+            case let .merge(after):
+                let result = try loader.merge(reading: input.next, after: after, validators: { input.page.flatMap { $0.isNotModified ? nil : FeedValidators($0) } })
+                tool.diagnostics.info("save --merge: \(counted(result.saved, "item")) of the page saved into \(path) in place of \(result.replaced) cached; kept \(result.ahead) ahead and \(result.after) after, dropped \(result.droppedExpired) expired")
+            case .replace:
                 // The first page's validators, for the next conditional request.
                 let result = try loader.save(reading: input.next, validators: { input.page.flatMap { $0.isNotModified ? nil : FeedValidators($0) } })
                 tool.diagnostics.info("save: \(counted(result.saved, "item")) saved to \(path)")

@@ -16,7 +16,7 @@ public enum FeedCacheTool {
         let tool = Tool(
             name: "feed-cache",
             help: """
-            usage: feed-cache [options] save [--append] [--tee] [--allow-empty]
+            usage: feed-cache [options] save [--append | --merge [--after ID]] [--tee] [--allow-empty]
                    feed-cache [options] load [--images] [--cached-at]
                    feed-cache [options] validate | delete | info | fallback
                    feed-cache [options] save-images | missing-images | conditional
@@ -75,6 +75,11 @@ public enum FeedCacheTool {
                                 failing with busy (default 5; 0: do not wait)
               --append          save: keep the valid cached items and add the new ids
                                 after them, in input order
+              --merge           save: the records are a page of the feed, from its head
+                                or --after ID: they replace the cached items from there
+                                to the page's last id and the rest is kept; an empty
+                                page (with --allow-empty) ends the feed there
+              --after ID        save --merge: the page follows the cached item ID
               --tee             save: also write the records on once saved; if the store
                                 fails, write them on anyway, report it and exit 74
               --allow-empty     save: an input without records empties the cache
@@ -96,7 +101,7 @@ public enum FeedCacheTool {
             """,
             options: [
                 .value("--store"), .value("--now"), .value("--max-age"), .value("--wait"),
-                .flag("--append"), .flag("--tee"), .flag("--allow-empty"), .value("--output"),
+                .flag("--append"), .flag("--merge"), .value("--after"), .flag("--tee"), .flag("--allow-empty"), .value("--output"),
                 .flag("--images"), .flag("--cached-at"),
             ]
         )
@@ -124,8 +129,18 @@ public enum FeedCacheTool {
             tool.finish()
         }
 
-        let saveFlags = ["--append", "--tee", "--allow-empty"].filter(arguments.flag)
+        let saveFlags = ["--append", "--merge", "--tee", "--allow-empty"].filter(arguments.flag) + (arguments.value("--after") != nil ? ["--after"] : [])
         if command != "save", let flag = saveFlags.first { tool.usageError("\(flag) goes with save only") }
+        var saveMode = CacheContext.SaveMode.replace
+        if arguments.flag("--append") { saveMode = .append }
+        if let after = arguments.value("--after") {
+            guard arguments.flag("--merge") else { tool.usageError("--after goes with save --merge only") }
+            guard let id = Identifiers.uuid(after) else { tool.usageError("--after takes the id (a UUID) of a cached item, not '\(after)'") }
+            saveMode = .merge(after: id)
+        } else if arguments.flag("--merge") {
+            saveMode = .merge(after: nil)
+        }
+        if arguments.flag("--append"), arguments.flag("--merge") { tool.usageError("--append and --merge exclude each other") }
         if command != "load", let flag = ["--images", "--cached-at"].first(where: arguments.flag) { tool.usageError("\(flag) goes with load only") }
         // image writes raw bytes: its failures go to standard error only.
         if command == "image" { tool.writesErrorRecords = false }
@@ -137,7 +152,7 @@ public enum FeedCacheTool {
 
         switch command {
         case "save":
-            context.save(append: arguments.flag("--append"), tee: arguments.flag("--tee"), allowEmpty: arguments.flag("--allow-empty"))
+            context.save(saveMode, tee: arguments.flag("--tee"), allowEmpty: arguments.flag("--allow-empty"))
         case "load": context.load(images: arguments.flag("--images"), cachedAt: arguments.flag("--cached-at"))
         case "fallback": context.fallback()
         case "validate": context.validate()

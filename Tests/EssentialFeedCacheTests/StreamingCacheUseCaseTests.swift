@@ -167,14 +167,4 @@ final class StreamingCacheUseCaseTests: XCTestCase {
         let store = FeedStoreSpy()
         return (LocalFeedLoader(store: store, currentDate: { fixedCurrentDate }), store)
     }
-
-    /// Reads `images` one per call, as lent text.
-    private func reading(_ images: [FeedImage]) -> LocalFeedLoader.FeedImageReading {
-        var iterator = images.makeIterator()
-        return { (add) throws(ErrorRecord) -> Bool in
-            guard let image = iterator.next() else { return false }
-            _ = try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try add(text) }
-            return true
-        }
-    }
 }

@@ -66,6 +66,42 @@ final class PostgreSQLStoreToolTests: XCTestCase {
 
     /// The images' data is read after the feed's rows, which the store
     /// streams, in the same read transaction.
+    /// The cron job on one host, the app on another: the launch keeps the
+    /// pages and images the sync keeps; a viewer's role granted SELECT
+    /// only shows the remote feed (status 0, its failed save said at info
+    /// alone) and loads the shared cache.
+    func test_syncThenShow_keepsThePagesAndImages_andAViewerWithSelectOnly_showsAndLoads() throws {
+        let served = try Served(["--builtin", "demo"], test: self)
+        var env = ["S": AcceptanceTests.scripts, "FEED_BIN": Products.directory, "FEED_STORE": store, "FEED_BASE_URL": served.base,
+                   "XDG_CACHE_HOME": temporaryDirectory(self), "LANG": "C", "NO_COLOR": "1"]
+        func counts() -> (Int?, Int?) {
+            let info = sh("feed-cache info < /dev/null", environment: ["FEED_STORE": store]).records().first
+            return (info?["items"] as? Int, info?["image_data_count"] as? Int)
+        }
+        let sync = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertTrue(counts() == (12, 12), "\(counts())")
+        let show = sh(#""$S/feed-show" --limit 4"#, environment: env)
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertTrue(counts() == (12, 12), "after feed-show: \(counts())")
+
+        let viewer = "v\(database)"
+        try server.psql("CREATE ROLE \(viewer) LOGIN; GRANT USAGE ON SCHEMA essential_feed TO \(viewer); GRANT SELECT ON ALL TABLES IN SCHEMA essential_feed TO \(viewer)", database: database)
+        env["FEED_STORE"] = "postgresql:///\(database)?host=\(server.directory)&user=\(viewer)"
+        let before = try server.psql("SELECT count(*) FROM essential_feed.image_data", database: database)
+        let viewed = sh(#"FEED_LOG=info "$S/feed-show" --limit 4"#, environment: env)
+        XCTAssertEqual(viewed.status, 0, viewed.stderr)
+        XCTAssertTrue(viewed.out.contains("Sydney Harbour"), viewed.out)
+        XCTAssertTrue(viewed.stderr.contains("feed-show: the feed shown was not saved in the cache"), viewed.stderr)
+        let quiet = sh(#""$S/feed-show" --limit 4"#, environment: env)
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stderr, "", "a viewer's launch is silent by default")
+        let load = sh("feed-cache load < /dev/null", environment: env)
+        XCTAssertEqual(load.status, 0, load.stderr)
+        XCTAssertEqual(load.lines.count, 12)
+        XCTAssertEqual(try server.psql("SELECT count(*) FROM essential_feed.image_data", database: database), before)
+    }
+
     func test_loadImages_addsEachStoredImagesData_andTheCacheDate() {
         let env = ["FEED_STORE": store]
         XCTAssertEqual(sh("feed-cache --now 2020-05-20T12:00:00Z save", stdin: Self.feedA, environment: env).status, 0)

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The cache use cases of the case study's `LocalFeedLoader` and
 /// `FeedCachePolicy`: synchronous, pure apart from the store, with the clock
 /// injected. Each use case is one store transaction, so it happens entirely
@@ -44,6 +50,76 @@ public struct LocalFeedLoader {
             let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: false)
             let result = try add(read, to: writer)
             if let validators = validators() { try tx.setValidators(validators) }
+            return result
+        }
+    }
+
+    /// Saves one page of the feed into the cached feed, in one transaction,
+    /// stamped with the current time, keeping what the page does not cover:
+    ///
+    /// - The page starts after the cached image `after` (nil: at the head of
+    ///   the feed). The cached images up to it stay ahead of the page; when
+    ///   `after` is not cached (or the cache is empty or expired), the page
+    ///   goes after every cached image.
+    /// - The page covers the cached images from its start up to the page's
+    ///   last image, where the cache has that image after the start; those
+    ///   the page no longer holds are dropped (the server no longer serves
+    ///   them there), with their image data. When the page's last image is
+    ///   not cached there, the page covers none: the cached images after its
+    ///   start follow it. An empty page (`read` gives none) covers every
+    ///   cached image after its start: the feed ends there.
+    /// - The cached images after what the page covers follow it, with their
+    ///   image data. An id met twice stays where it is met first.
+    ///
+    /// An expired cached feed is not kept, as `append`. At the head, the
+    /// feed keeps `validators` (those of its first page); after an image,
+    /// it keeps the validators it had. The cached feed is held in memory as
+    /// text while the page is written.
+    @discardableResult
+    public func merge(reading read: FeedImageReading, after: UUID?, validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheMergeResult {
+        let timestamp = currentDate()
+        return try store.transaction { (tx) throws(ErrorRecord) in
+            var cached = CachedImageRun()
+            var dropped = 0
+            var keptValidators: FeedValidators?
+            if let header = try tx.retrieveHeader() {
+                if policy.validate(header.timestamp, against: timestamp) {
+                    try tx.forEachCachedImage { (image) throws(ErrorRecord) in try cached.append(image) }
+                    if after != nil { keptValidators = try tx.retrieveValidators() }
+                } else {
+                    dropped = header.count
+                }
+            }
+            let start: Int
+            if let after {
+                start = after.withCanonicalText { cached.index(of: Array($0)) }.map { $0 + 1 } ?? cached.count
+            } else {
+                start = 0
+            }
+            try tx.deleteCachedFeed()
+            let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: false)
+            var result = FeedCacheMergeResult(ahead: 0, saved: 0, skipped: 0, after: 0, replaced: 0, droppedExpired: dropped)
+            for i in 0..<start where try cached.lend(i, to: { (image) throws(ErrorRecord) in try writer.add(image) }) {
+                result.ahead += 1
+            }
+            var last: [UInt8]?
+            let add = { (image: CachedImageText) throws(ErrorRecord) -> Bool in
+                last = Array(image.id)
+                let added = try writer.add(image)
+                if added { result.saved += 1 } else { result.skipped += 1 }
+                return added
+            }
+            while try read(add) {}
+            let end = last.map { cached.index(of: $0, from: start).map { $0 + 1 } ?? start } ?? cached.count
+            result.replaced = end - start
+            for i in end..<cached.count where try cached.lend(i, to: { (image) throws(ErrorRecord) in try writer.add(image) }) {
+                result.after += 1
+            }
+            if after == nil {
+                if let validators = validators() { try tx.setValidators(validators) }
+            } else if let keptValidators {
+                try tx.setValidators(keptValidators)
+            }
             return result
         }
     }

@@ -1,0 +1,114 @@
+import XCTest
+import EssentialFeed
+
+/// `merge`: a page saved into the cached feed, keeping what it does not
+/// cover, so that a viewer's first page never shrinks what a sync kept and
+/// the image data of later pages stays.
+final class MergeFeedPageUseCaseTests: XCTestCase {
+    private let feed = (0..<8).map { uniqueImage(url: "https://a.example/\($0).png") }
+
+    func test_merge_atTheHead_replacesTheCoveredHeadAndKeepsTheRest() throws {
+        let (sut, store) = try makeSUT(cached: feed)
+        let new = uniqueImage()
+        // The server's first page now: a new image, then 0, 2, 3 (1 was deleted).
+        let page = [new, feed[0], feed[2], feed[3]]
+
+        let result = try sut.merge(reading: reading(page), after: nil)
+
+        XCTAssertEqual(try store.retrieve()?.feed, page + Array(feed[4...]))
+        XCTAssertEqual(try store.retrieve()?.timestamp, fixedCurrentDate)
+        XCTAssertEqual(result, FeedCacheMergeResult(ahead: 0, saved: 4, skipped: 0, after: 4, replaced: 4, droppedExpired: 0))
+    }
+
+    func test_merge_keepsTheImageDataOfEveryImageStillInTheFeed() throws {
+        let (sut, store) = try makeSUT(cached: feed)
+        for image in feed { try store.insertImageData(Array(image.url.utf8), for: image.url) }
+
+        try sut.merge(reading: reading([uniqueImage(), feed[0], feed[2]]), after: nil)
+
+        XCTAssertEqual(try store.cachedImageDataURLs(), Set(feed.map(\.url)).subtracting([feed[1].url]))
+    }
+
+    func test_merge_afterAnImage_replacesWhatThePageCoversThereOnly() throws {
+        let (sut, store) = try makeSUT(cached: feed)
+        let new = uniqueImage()
+        let page = [feed[3], new, feed[5]]  // after 2: 4 is gone, a new one came
+
+        let result = try sut.merge(reading: reading(page), after: feed[2].id)
+
+        XCTAssertEqual(try store.retrieve()?.feed, Array(feed[...2]) + page + Array(feed[6...]))
+        XCTAssertEqual(result, FeedCacheMergeResult(ahead: 3, saved: 3, skipped: 0, after: 2, replaced: 3, droppedExpired: 0))
+    }
+
+    func test_merge_aPageWhoseLastImageIsNotCached_coversNothing() throws {
+        let (sut, store) = try makeSUT(cached: feed)
+        let page = [uniqueImage(), uniqueImage()]
+
+        try sut.merge(reading: reading(page), after: nil)
+
+        XCTAssertEqual(try store.retrieve()?.feed, page + feed)
+    }
+
+    func test_merge_anEmptyPage_endsTheFeedWhereItStarts() throws {
+        let (sut, store) = try makeSUT(cached: feed)
+
+        try sut.merge(reading: reading([]), after: feed[4].id)
+
+        XCTAssertEqual(try store.retrieve()?.feed, Array(feed[...4]))
+    }
+
+    func test_merge_afterAnImageNotCached_addsThePageAfterEverything() throws {
+        let (sut, store) = try makeSUT(cached: feed)
+        let page = [uniqueImage(), feed[1]]
+
+        try sut.merge(reading: reading(page), after: UUID())
+
+        XCTAssertEqual(try store.retrieve()?.feed, feed + [page[0]], "an id already cached stays where it was")
+    }
+
+    func test_merge_doesNotKeepAnExpiredCache() throws {
+        let (sut, store) = try makeSUT(cached: feed, savedAt: fixedCurrentDate.minusFeedCacheMaxAge())
+        let page = [feed[0], feed[1]]
+
+        let result = try sut.merge(reading: reading(page), after: nil)
+
+        XCTAssertEqual(try store.retrieve()?.feed, page)
+        XCTAssertEqual(result.droppedExpired, feed.count)
+    }
+
+    func test_merge_atTheHead_keepsThePagesValidators_afterAnImage_keepsTheFeeds() throws {
+        let (sut, store) = try makeSUT(cached: feed)
+        let first = FeedValidators(url: "https://a.example/v1/feed?limit=4", etag: "\"1\"", lastModified: nil)
+        let other = FeedValidators(url: "https://a.example/v1/feed?limit=4&after_id=X", etag: "\"2\"", lastModified: nil)
+
+        try sut.merge(reading: reading([feed[0]]), after: nil, validators: { first })
+        try sut.merge(reading: reading([feed[2]]), after: feed[1].id, validators: { other })
+
+        XCTAssertEqual(try LocalFeedLoader(store: store, currentDate: { fixedCurrentDate }).validators(), first)
+    }
+
+    func test_merge_rollsBackWhenReadingFails() throws {
+        let (sut, store) = try makeSUT(cached: feed)
+        let failure = ErrorRecord(.invalidData, "stdin:2: not a feed image record")
+        var calls = 0
+
+        let error = caughtRecord({ () throws(ErrorRecord) in
+            try sut.merge(reading: { (add) throws(ErrorRecord) in
+                calls += 1
+                if calls == 2 { throw failure }
+                return try CachedImageText.lending(uniqueImage()) { (text) throws(ErrorRecord) in try add(text) }
+            }, after: nil)
+        })
+
+        XCTAssertEqual(error, failure)
+        XCTAssertEqual(try store.retrieve()?.feed, feed)
+    }
+
+    // MARK: - Helpers
+
+    private func makeSUT(cached: [FeedImage], savedAt: Timestamp = fixedCurrentDate.adding(seconds: -60)) throws -> (LocalFeedLoader, InMemoryFeedStore) {
+        let store = InMemoryFeedStore()
+        try store.insert(cached, timestamp: savedAt)
+        return (LocalFeedLoader(store: store, currentDate: { fixedCurrentDate }), store)
+    }
+}

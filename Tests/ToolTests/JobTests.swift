@@ -1,0 +1,157 @@
+import Foundation
+import XCTest
+
+/// The jobs where the tools meet: a sync from cron, then an app launch, on
+/// one store. Counted from the server's side (nginx's own access log), not
+/// from what the tools say.
+final class JobTests: XCTestCase {
+    /// A feed of `ids.count` items served by nginx as keyset pages of
+    /// `limit` (`/v1/feed?limit=N&after_id=ID` is the file
+    /// `pages/N-ID.json`), each image a file of its own. nginx gives every
+    /// page an ETag and answers a matching If-None-Match with 304.
+    /// Each file's time is `modified` (nginx's ETag is its time and size).
+    private func serve(_ nginx: Nginx, ids: [String], limit: Int, tag: String = "", modified: Date = Date(timeIntervalSince1970: 1_700_000_000)) throws {
+        let pages = nginx.root + "/pages"
+        try? FileManager.default.removeItem(atPath: pages)
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        var after = ""
+        for start in stride(from: 0, through: ids.count, by: limit) {
+            let items = ids[start..<min(start + limit, ids.count)].map { id in
+                #"{"id":"\#(id)","description":"\#(tag)\#(id.prefix(4))","image":"\#(nginx.base)/img/\#(id).png"}"#
+            }
+            let file = "\(pages)/\(limit)-\(after).json"
+            try #"{"items":[\#(items.joined(separator: ","))]}"#.write(toFile: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: file)
+            after = ids[min(start + limit, ids.count) - 1]
+        }
+        try FileManager.default.createDirectory(atPath: nginx.root + "/img", withIntermediateDirectories: true)
+        for id in ids where !FileManager.default.fileExists(atPath: "\(nginx.root)/img/\(id).png") {
+            try Data(repeating: 0x89, count: 512).write(to: URL(fileURLWithPath: "\(nginx.root)/img/\(id).png"))
+        }
+    }
+
+    private func feedNginx() throws -> Nginx {
+        try Nginx(test: self, locations: """
+            location = /v1/feed { default_type application/json; rewrite ^ /pages/$arg_limit-$arg_after_id.json break; }
+            """)
+    }
+
+    private func environment(_ base: String, store: String) -> [String: String] {
+        ["FEED_BASE_URL": base, "FEED_STORE": store, "FEED_BIN": Products.directory, "S": AcceptanceTests.scripts,
+         "XDG_CACHE_HOME": temporaryDirectory(self), "LANG": "C", "LC_ALL": "", "NO_COLOR": "1"]
+    }
+
+    private func ids(_ count: Int, from first: Int = 0) -> [String] {
+        (first..<first + count).map { String(format: "6B0C0E8A-1F4E-4C1B-9A2B-%012X", $0) }
+    }
+
+    private func cached(_ env: [String: String]) -> (items: [String], data: Int) {
+        let load = sh("feed-cache load", environment: env)
+        let info = sh("feed-cache info", environment: env).records().first ?? [:]
+        return (load.records().compactMap { $0["id"] as? String }, info["image_data_count"] as? Int ?? -1)
+    }
+
+    /// Three syncs (`--pages 3`: new, unchanged, a first page with one new
+    /// item), then an app launch: every asked page is asked for each run
+    /// (the first one conditionally), each image is downloaded once, and
+    /// the launch leaves every item and image the sync kept.
+    func test_syncs_askForEveryPage_downloadEachImageOnce_andTheAppLaunchKeepsWhatTheyKept() throws {
+        for store in ["feed.sqlite", "feed.json"] {
+            let nginx = try feedNginx()
+            let feed = ids(14)
+            try serve(nginx, ids: feed, limit: 4)
+            let env = environment(nginx.base, store: temporaryDirectory(self) + "/" + store)
+
+            let first = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+            XCTAssertEqual(first.status, 0, first.stderr)
+            XCTAssertEqual(cached(env).items, Array(feed[..<12]), store)
+            XCTAssertEqual(cached(env).data, 12, store)
+
+            let second = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+            XCTAssertEqual(second.status, 0, second.stderr)
+
+            // A new item at the head: it shifts every page by one.
+            let changed = ids(1, from: 100) + feed
+            try serve(nginx, ids: changed, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_100))
+            let third = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+            XCTAssertEqual(third.status, 0, third.stderr)
+            XCTAssertEqual(cached(env).items, Array(changed[..<12]) + [feed[11]], "\(store): the item pushed off the third page stays")
+
+            let log = nginx.accessLog
+            let feedRequests = log.filter { $0.contains("/v1/feed") }
+            XCTAssertEqual(feedRequests.count, 9, "\(store): three pages each run\n\(feedRequests.joined(separator: "\n"))")
+            XCTAssertEqual(feedRequests.filter { $0.hasPrefix("304 ") }.count, 1, "\(store): the unchanged first page\n\(feedRequests.joined(separator: "\n"))")
+            var imageRequests: [String: Int] = [:]
+            for line in log where line.contains("/img/") { imageRequests[String(line.split(separator: " ").last!), default: 0] += 1 }
+            XCTAssertEqual(imageRequests.count, 13, "\(store): \(imageRequests)")
+            XCTAssertEqual(imageRequests.values.max(), 1, "\(store): an image downloaded again: \(imageRequests)")
+
+            // The app's launch on the same store: the freshest first page shown, nothing of the sync's lost.
+            let show = sh(#""$S/feed-show" --limit 4"#, environment: env)
+            XCTAssertEqual(show.status, 0, show.stderr)
+            XCTAssertTrue(show.out.contains(String(changed[0].prefix(4))), show.out)
+            XCTAssertEqual(cached(env).items, Array(changed[..<12]) + [feed[11]], store)
+            XCTAssertEqual(cached(env).data, 13, store)
+        }
+    }
+
+    /// A change on the second page reaches the cache while the first page
+    /// answers 304; a page shorter than the limit ends the cached feed.
+    func test_sync_refreshesALaterPageWhileTheFirstIsUnchanged_andAShortPageEndsTheFeed() throws {
+        let nginx = try feedNginx()
+        let feed = ids(12)
+        try serve(nginx, ids: feed, limit: 4)
+        let env = environment(nginx.base, store: temporaryDirectory(self) + "/feed.sqlite")
+        XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env).status, 0)
+
+        // Page 2 changes (its item 5 is gone); page 1 stays byte for byte.
+        let page1 = try String(contentsOfFile: nginx.root + "/pages/4-.json", encoding: .utf8)
+        let shorter = Array(feed[..<5]) + Array(feed[6...])
+        try serve(nginx, ids: shorter, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_100))
+        try page1.write(toFile: nginx.root + "/pages/4-.json", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: nginx.root + "/pages/4-.json")
+        let run = sh(#"FEED_LOG=info "$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("page 1: not modified"), run.stderr)
+        XCTAssertEqual(cached(env).items, shorter, "the third page (3 items) ends the feed")
+        XCTAssertEqual(cached(env).data, 11)
+    }
+
+    /// `kill PID` of a script alone (not its process group), while a page
+    /// is slow: the script ends 143 at once, no tool of its run is left,
+    /// and after the server would have answered, the store is byte for
+    /// byte as it was.
+    func test_killingAScriptAlone_stopsItsTools_andLeavesTheStoreAsItWas() throws {
+        let server = try Served(["--builtin", "demo"], test: self)
+        for (script, arguments) in [("feed-sync", #"--limit 4 --store "$STORE""#), ("feed-show", #"--limit 4 --store "$STORE""#), ("feed-comments", "2AB2AE66-A4B7-4A16-B374-51BBAC8DB086")] {
+            for signal in ["TERM", "INT", "HUP"] {
+                let directory = temporaryDirectory(self)
+                let store = directory + "/feed.sqlite"
+                var env = environment(server.base, store: store)
+                env["FEED_STORE"] = nil
+                env["TMPDIR"] = directory
+                XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4 --store "$STORE""#, environment: env.merging(["STORE": store]) { $1 }).status, 0)
+                let before = try Data(contentsOf: URL(fileURLWithPath: store))
+                let number = ["TERM": 15, "INT": 2, "HUP": 1][signal]!
+                // SIGINT as a terminal's job or a supervisor's child has it (an
+                // asynchronous command of a shell without job control starts
+                // with SIGINT ignored).
+                let run = sh(#"""
+                    MARK="$STORE" env --default-signal=INT "$S/$SCRIPT" --base-url "$B/_fault/delay=2500" \#(arguments) > /dev/null 2>&1 < /dev/null &
+                    pid=$!
+                    sleep 1
+                    kill -$SIGNAL $pid
+                    wait $pid
+                    echo "status $?"
+                    sleep 2.5
+                    for environ in /proc/[0-9]*/environ; do
+                        tr '\0' '\n' < "$environ" 2> /dev/null | grep -qx "MARK=$STORE" && echo "alive: $(tr '\0' ' ' < "${environ%/environ}/cmdline")"
+                    done
+                    ls "$TMPDIR"
+                    """#, environment: env.merging(["B": server.base, "STORE": store, "SCRIPT": script, "SIGNAL": signal]) { $1 })
+                XCTAssertEqual(run.lines, ["status \(128 + number)", "feed.sqlite"], "\(script), SIG\(signal): \(run.stderr)")
+                XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "\(script), SIG\(signal): the store changed")
+            }
+        }
+    }
+}

@@ -74,15 +74,57 @@ final class PostgreSQLConnection {
         return String(cString: code)
     }
 
-    /// The failure of `result` (nil: the connection's), while `doing`.
-    func failure(_ result: OpaquePointer?, _ doing: String) -> ErrorRecord {
+    /// The SQLSTATE of the last failure made here (nil: none, or the
+    /// connection's own).
+    private(set) var lastSQLState: String?
+
+    /// SQLSTATE 42501, insufficient_privilege: the role may not do it.
+    static let insufficientPrivilege = "42501"
+
+    /// The failure of `result` (nil: the connection's), while `doing`
+    /// (running `sql`, when known). A permission refused is said as such:
+    /// the role, the right it lacks and the object, and the rights a viewer
+    /// and a writer need.
+    func failure(_ result: OpaquePointer?, _ doing: String, sql: String? = nil) -> ErrorRecord {
         var message = ""
         if let result, let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) {
             message = String(cString: primary)
         } else {
             message = Self.oneLine(PQerrorMessage(connection))
         }
+        lastSQLState = Self.sqlState(result)
+        if lastSQLState == Self.insufficientPrivilege {
+            let role = PQuser(connection).map { String(cString: $0) } ?? "this role"
+            // The server's message names the object: "permission denied for table feed_image".
+            let object = Self.after(" for ", in: message)
+            let right = Self.right(lacking: object, sql: sql)
+            return ErrorRecord(.store, "\(name): permission denied: role \(role) lacks \(right) on \(object ?? "the store's schema") to \(doing) ("
+                + "a viewer needs USAGE on schema \(PostgreSQLFeedStore.schema) and SELECT on its tables, a writer also INSERT, UPDATE and DELETE: see feed-cache(1))")
+        }
         return ErrorRecord(.store, "\(name): cannot \(doing): \(message)")
+    }
+
+    /// What follows the first `marker` in `text`; nil when it is not there.
+    static func after(_ marker: String, in text: String) -> String? {
+        let bytes = Array(text.utf8), mark = Array(marker.utf8)
+        guard bytes.count >= mark.count else { return nil }
+        for i in 0...(bytes.count - mark.count) where bytes[i..<(i + mark.count)].elementsEqual(mark) {
+            return String(decoding: bytes[(i + mark.count)...], as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// The right a statement needs on `object` ("table feed_image",
+    /// "schema essential_feed"), from the statement's verb.
+    static func right(lacking object: String?, sql: String?) -> String {
+        let verb = (sql ?? "").drop(while: { $0 == " " || $0 == "\n" || $0 == "(" }).prefix(while: \.isLetter).uppercased()
+        if object?.hasPrefix("schema ") == true { return verb == "CREATE" ? "CREATE" : "USAGE" }
+        if object?.hasPrefix("database ") == true { return "CREATE" }
+        switch verb {
+        case "SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE": return verb
+        case "COPY": return sql?.contains("FROM STDIN") == true ? "INSERT" : "SELECT"
+        default: return "a right"
+        }
     }
 
     /// Runs `sql` (one or several statements, no parameters); a failure throws.
@@ -90,7 +132,7 @@ final class PostgreSQLConnection {
         let result = PQexec(connection, sql)
         defer { PQclear(result) }
         let status = PQresultStatus(result)
-        guard result != nil, status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result, doing) }
+        guard result != nil, status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result, doing, sql: sql) }
     }
 
     /// Runs `sql` with text `parameters` (and `binary` ones after them, as
@@ -121,7 +163,7 @@ final class PostgreSQLConnection {
         let status = PQresultStatus(result)
         guard let result, status == (expecting ?? status),
               expecting != nil || status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let error = failure(result, doing)
+            let error = failure(result, doing, sql: sql)
             PQclear(result)
             throw error
         }

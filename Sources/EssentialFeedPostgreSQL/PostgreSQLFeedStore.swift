@@ -192,6 +192,8 @@ public final class PostgreSQLFeedStore: FeedStore {
         do throws(ErrorRecord) {
             marks = try connection.query("SELECT application, schema_version FROM \(Self.schema).store", "read the schema")
         } catch {
+            // A role that may not read it is told so: the store may well be ours.
+            if connection.lastSQLState == PostgreSQLConnection.insufficientPrivilege { throw error }
             throw foreign("\(Self.schema).store is not a feed cache's")
         }
         guard marks.rows == 1, marks.text(0, 0) == Self.application, let version = marks.text(0, 1).flatMap({ Int($0) }) else {

@@ -155,3 +155,59 @@ final class JobTests: XCTestCase {
         }
     }
 }
+
+/// What the scripts print and where they put their locks.
+final class JobHygieneTests: XCTestCase {
+    /// A password in the base URL, in a `postgresql://` store URI (user-info
+    /// and `password=`) and in `PGPASSWORD`: none on either stream of any
+    /// script at FEED_LOG=debug.
+    func test_scripts_atDebug_printNoPassword() throws {
+        let server = try Served(["--builtin", "demo"], test: self)
+        let base = server.base.replacingOccurrences(of: "http://", with: "http://alice:SECRET1@")
+        let env = ["S": AcceptanceTests.scripts, "FEED_BIN": Products.directory, "FEED_LOG": "debug", "PGPASSWORD": "SECRET2",
+                   "PGCONNECT_TIMEOUT": "2", "XDG_CACHE_HOME": temporaryDirectory(self), "LANG": "C", "NO_COLOR": "1", "B": base]
+        let sqlite = temporaryDirectory(self) + "/feed.sqlite"
+        let runs = [
+            #""$S/feed-sync" --pages 2 --limit 4 --base-url "$B" --store '\#(sqlite)' --html '\#(sqlite).html'"#,
+            #""$S/feed-sync" --base-url "$B" --store 'postgresql://feed:SECRET3@127.0.0.1:1/feed'"#,
+            #""$S/feed-sync" --base-url "$B" --store 'postgresql://127.0.0.1:1/feed?user=feed&password=SECRET4'"#,
+            #""$S/feed-show" --limit 4 --base-url "$B" --store '\#(sqlite)'"#,
+            #""$S/feed-show" --base-url "$B" --store 'postgresql://feed:SECRET3@127.0.0.1:1/feed?password=SECRET4'"#,
+            #""$S/feed-comments" --base-url "$B" 2AB2AE66-A4B7-4A16-B374-51BBAC8DB086"#,
+            #""$S/feed-sync" --base-url 'http://alice:SECRET1@127.0.0.1:1' --store '\#(sqlite)'"#,
+        ]
+        for command in runs {
+            let run = sh(command, environment: env)
+            XCTAssertFalse(run.stderr.isEmpty, "\(command): FEED_LOG=debug said nothing")
+            for secret in ["SECRET1", "SECRET2", "SECRET3", "SECRET4"] {
+                XCTAssertFalse(run.stderr.contains(secret), "\(command): \(secret) on standard error:\n\(run.stderr)")
+                XCTAssertFalse(run.out.contains(secret), "\(command): \(secret) on standard output")
+            }
+        }
+    }
+
+    /// The lock is kept with the user's cache state: nothing is made beside
+    /// a path that is not a store of ours, nor in /dev; a store path under a
+    /// regular file is the script's own store error, 74.
+    func test_feedSync_makesNothingBesideAWrongStorePath_andRefusesAPathUnderAFile() throws {
+        let server = try Served(test: self)
+        let directory = temporaryDirectory(self)
+        try "my notes\n".write(toFile: directory + "/notes.txt", atomically: true, encoding: .utf8)
+        let env = ["S": AcceptanceTests.scripts, "FEED_BIN": Products.directory, "FEED_BASE_URL": server.base,
+                   "XDG_CACHE_HOME": temporaryDirectory(self), "D": directory]
+
+        let notes = sh(#"cd "$D" && "$S/feed-sync" --store notes.txt"#, environment: env)
+        XCTAssertEqual(notes.status, 74, notes.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["notes.txt"])
+        XCTAssertEqual(try String(contentsOfFile: directory + "/notes.txt", encoding: .utf8), "my notes\n")
+
+        let device = sh(#""$S/feed-sync" --store /dev/null"#, environment: env)
+        XCTAssertEqual(device.status, 74, device.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null.sync.lock"))
+
+        let under = sh(#"cd "$D" && "$S/feed-sync" --store notes.txt/feed.sqlite"#, environment: env)
+        XCTAssertEqual(under.status, 74)
+        XCTAssertEqual(under.stderr, "feed-sync: cannot use the store 'notes.txt/feed.sqlite': 'notes.txt' is not a directory\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["notes.txt"])
+    }
+}

@@ -102,6 +102,66 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(try server.psql("SELECT count(*) FROM essential_feed.image_data", database: database), before)
     }
 
+    /// A role that may not read a genuine cache is told so (the role, the
+    /// right and the object), not that the schema is someone else's; once
+    /// granted USAGE and SELECT it reads; a save is refused the same way.
+    func test_aRoleWithoutRights_isToldWhichRightItLacks() throws {
+        XCTAssertEqual(sh("feed-cache save", stdin: Self.feedA, environment: ["FEED_STORE": store]).status, 0)
+        let role = "r\(database)"
+        try server.psql("CREATE ROLE \(role) LOGIN", database: database)
+        let env = ["FEED_STORE": "postgresql:///\(database)?host=\(server.directory)&user=\(role)"]
+
+        let refused = sh("feed-cache load < /dev/null", environment: env)
+        XCTAssertEqual(refused.status, 74)
+        XCTAssertTrue(refused.stderr.contains("permission denied: role \(role) lacks USAGE on schema essential_feed"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("is not a feed cache"), refused.stderr)
+
+        try server.psql("GRANT USAGE ON SCHEMA essential_feed TO \(role)", database: database)
+        let table = sh("feed-cache load < /dev/null", environment: env)
+        XCTAssertEqual(table.status, 74)
+        XCTAssertTrue(table.stderr.contains("permission denied: role \(role) lacks SELECT on table store"), table.stderr)
+
+        try server.psql("GRANT SELECT ON ALL TABLES IN SCHEMA essential_feed TO \(role)", database: database)
+        let load = sh("feed-cache load < /dev/null", environment: env)
+        XCTAssertEqual(load.status, 0, load.stderr)
+        XCTAssertEqual(load.out, Self.feedA)
+
+        let save = sh("feed-cache save", stdin: Self.feedA, environment: env)
+        XCTAssertEqual(save.status, 74)
+        XCTAssertTrue(save.stderr.contains("permission denied: role \(role) lacks "), save.stderr)
+        XCTAssertTrue(save.stderr.contains("a writer also INSERT, UPDATE and DELETE"), save.stderr)
+    }
+
+    /// The README's GRANT lines, run as written once the owner's first save
+    /// made the schema: the writer role syncs, the viewer role shows and
+    /// loads, and may not save.
+    func test_documentedGrants_makeAWriterThatSyncs_andAViewerThatShowsAndLoads() throws {
+        let readme = try String(contentsOf: DocumentedRecipeTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let grants = readme.components(separatedBy: "\n").filter { $0.hasPrefix("    GRANT ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(grants.count, 3, "\(grants)")
+        let served = try Served(["--builtin", "demo"], test: self)
+        let first = sh(#""$S/feed-sync" --pages 2 --limit 4"#, environment: ["S": AcceptanceTests.scripts, "FEED_BIN": Products.directory,
+                       "FEED_BASE_URL": served.base, "XDG_CACHE_HOME": temporaryDirectory(self), "FEED_STORE": store])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        _ = try? server.psql("CREATE ROLE feed_writer LOGIN")
+        _ = try? server.psql("CREATE ROLE feed_viewer LOGIN")
+        try server.psql(grants.joined(separator: " "), database: database)
+        func env(_ role: String) -> [String: String] {
+            ["S": AcceptanceTests.scripts, "FEED_BIN": Products.directory, "FEED_BASE_URL": served.base, "XDG_CACHE_HOME": temporaryDirectory(self),
+             "FEED_STORE": "postgresql:///\(database)?host=\(server.directory)&user=\(role)", "LANG": "C", "NO_COLOR": "1"]
+        }
+        let sync = sh(#""$S/feed-sync" --pages 2 --limit 4"#, environment: env("feed_writer"))
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        let show = sh(#""$S/feed-show" --limit 4"#, environment: env("feed_viewer"))
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertEqual(show.stderr, "")
+        let load = sh("feed-cache load < /dev/null", environment: env("feed_viewer"))
+        XCTAssertEqual(load.status, 0, load.stderr)
+        XCTAssertEqual(load.lines.count, 8)
+        let save = sh("feed-cache save", stdin: Self.feedA, environment: env("feed_viewer"))
+        XCTAssertEqual(save.status, 74, save.stderr)
+    }
+
     func test_loadImages_addsEachStoredImagesData_andTheCacheDate() {
         let env = ["FEED_STORE": store]
         XCTAssertEqual(sh("feed-cache --now 2020-05-20T12:00:00Z save", stdin: Self.feedA, environment: env).status, 0)

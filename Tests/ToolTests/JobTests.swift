@@ -117,6 +117,37 @@ final class JobTests: XCTestCase {
         XCTAssertEqual(cached(env).data, 11)
     }
 
+    /// An API behind Basic authentication (nginx's auth_basic): the base
+    /// URL's credentials reach the pages, not the images; their 401 is
+    /// explained once, and ~/.netrc (here $NETRC) is the way.
+    func test_sync_withCredentialsInTheBaseURL_explainsTheImages401Once_andNetrcReachesThem() throws {
+        let hash = sh("openssl passwd -apr1 s3cret")
+        guard hash.status == 0 else { throw XCTSkip("needs openssl to write nginx's password file") }
+        let secrets = temporaryDirectory(self)
+        try "alice:\(hash.out)".write(toFile: secrets + "/htpasswd", atomically: true, encoding: .utf8)
+        let nginx = try Nginx(test: self, locations: """
+            auth_basic "feed"; auth_basic_user_file \(secrets)/htpasswd;
+            location = /v1/feed { default_type application/json; rewrite ^ /pages/$arg_limit-$arg_after_id.json break; }
+            """)
+        try serve(nginx, ids: ids(3), limit: 4)
+        let base = nginx.base.replacingOccurrences(of: "http://", with: "http://alice:s3cret@")
+        var env = environment(base, store: temporaryDirectory(self) + "/feed.sqlite")
+        env["NETRC"] = secrets + "/netrc"
+        try "".write(toFile: secrets + "/netrc", atomically: true, encoding: .utf8)
+
+        let without = sh(#""$S/feed-sync" --limit 4"#, environment: env)
+        XCTAssertEqual(without.status, 65, without.stderr)
+        XCTAssertEqual(cached(env).items.count, 3, "the pages reached the API with the base URL's credentials")
+        let explained = without.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("feed-sync: image host answered 401: give its credentials in ~/.netrc") }
+        XCTAssertEqual(explained.count, 1, without.stderr)
+        XCTAssertFalse(without.stderr.contains("s3cret"), without.stderr)
+
+        try "machine 127.0.0.1 login alice password s3cret\n".write(toFile: secrets + "/netrc", atomically: true, encoding: .utf8)
+        let with = sh(#""$S/feed-sync" --limit 4"#, environment: env)
+        XCTAssertEqual(with.status, 0, with.stderr)
+        XCTAssertEqual(cached(env).data, 3)
+    }
+
     /// `kill PID` of a script alone (not its process group), while a page
     /// is slow: the script ends 143 at once, no tool of its run is left,
     /// and after the server would have answered, the store is byte for

@@ -43,6 +43,21 @@ final class MapperToolTests: XCTestCase {
         XCTAssertFalse(records.stderr.contains("hint"), "response records get no hint: \(records.stderr)")
     }
 
+    /// What curl writes of a page (one compact object, no newline after it)
+    /// is said to be an API body, not a truncated line; a response record
+    /// cut before its newline is still a truncated line.
+    func test_mappers_onAnAPIBodyWithoutItsNewline_sayUseRaw() throws {
+        let server = try Served(test: self)
+        for mapper in ["feed-map", "comments-map"] {
+            let run = sh(#"curl -s "$B/v1/feed?limit=2" | \#(mapper)"#, environment: ["B": server.base])
+            XCTAssertEqual(run.status, 65)
+            XCTAssertEqual(run.stderr, "\(mapper): stdin:1: input looks like an API body: use --raw\n")
+            XCTAssertEqual(run.out, #"{"error":"invalid_data","message":"stdin:1: input looks like an API body: use --raw"}"# + "\n")
+        }
+        let cut = sh("feed-map", stdin: #"{"url":"http://h","status":200,"body":{"items":[]}}"#)
+        XCTAssertEqual(cut.stderr, "feed-map: stdin:1: truncated line (no newline at end of input)\n")
+    }
+
     /// The first thing a new user may see: a filter run with a terminal on
     /// standard input says so, then its usage on lines of their own.
     func test_filters_withATerminalOnStandardInput_printTheirUsageOnRealLinesAndExit64() {

@@ -63,6 +63,18 @@ final class ScriptTests: XCTestCase {
         }
     }
 
+    /// `--version`: the tools' version (one constant), under the script's name.
+    func test_everyScript_answersVersionWithTheToolsVersion() {
+        let tools = sh("feed-cache --version")
+        XCTAssertTrue(tools.out.hasPrefix("feed-cache "), tools.out)
+        for script in ["feed-sync", "feed-show", "feed-comments"] {
+            let run = sh(#""$S/\#(script)" --version"#, environment: environment(nil, store: temporaryDirectory(self) + "/feed.sqlite"))
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.out, tools.out.replacingOccurrences(of: "feed-cache ", with: script + " "))
+            XCTAssertEqual(run.stderr, "")
+        }
+    }
+
     func test_everyScript_withoutABaseURL_isAUsageError() {
         for (script, arguments) in [("feed-sync", ""), ("feed-show", ""), ("feed-comments", id)] {
             let run = sh(#""$S/\#(script)" \#(arguments)"#, environment: environment(nil, store: temporaryDirectory(self) + "/feed.sqlite"))

@@ -130,7 +130,13 @@ public struct StreamingResponseMapper {
                 try reader.skipValue()
             }
         }
-        try reader.finishLine()
+        do throws(ErrorRecord) {
+            try reader.finishLine()
+        } catch where line == 1 && status == nil && !statusInvalid && errorKind == nil && url == nil {
+            // One whole object with neither status nor url, and no newline
+            // after it: what curl writes of an API's body, not a record.
+            throw ErrorRecord(.invalidData, Self.bareBody, line: line)
+        }
         if let errorKind {
             discard(sink)
             if let bytes = reader.finishedLine {
@@ -247,6 +253,9 @@ public struct StreamingResponseMapper {
     }
 
     // MARK: A bare payload (--raw)
+
+    /// The failure of an input that is an API's body given without `--raw`.
+    public static let bareBody = "input looks like an API body: use --raw"
 
     /// Maps the whole of `reader` as one status-200 body.
     public mutating func mapDocument(_ reader: inout JSONStreamReader, into sink: any MappedRecordSink) throws(ErrorRecord) {

@@ -44,6 +44,9 @@ public struct FeedPageRenderer {
     private var pageKind: FeedViewRenderer.Kind?
     /// The list open now, if any.
     private var openList: FeedViewRenderer.Kind?
+    /// When the cache was last refreshed (the first image's `cached_at`),
+    /// shown under the title.
+    private var refreshed: Timestamp?
 
     public init(options: Options) {
         self.options = options
@@ -77,6 +80,7 @@ public struct FeedPageRenderer {
             out += "</p>\n<p class=\"message\">\(MarkupText.html(comment.message))</p>\n</li>\n"
             return out
         case let .image(image):
+            if pageKind == nil { refreshed = image.cachedAt }
             var out = list(.feed)
             out += "<li class=\"image\">\n"
             if let location = image.location {
@@ -158,8 +162,17 @@ public struct FeedPageRenderer {
         <body>
         <main>
         <h1>\(title(kind))</h1>
-
+        \(refreshedLine)
         """
+    }
+
+    /// When the feed was last refreshed, relative to now in the page's
+    /// language (e.g. "↻ 5 minutes ago"), its time for machines in
+    /// `datetime`; nothing without a `cached_at`.
+    private var refreshedLine: String {
+        guard let refreshed else { return "" }
+        let relative = MarkupText.html(dates.string(for: refreshed, relativeTo: options.now))
+        return "<p class=\"refreshed\"><time datetime=\"\(refreshed.iso8601)\">\u{21BB} \(relative)</time></p>\n"
     }
 
     /// Light and dark by the reader's setting; one column from a phone's
@@ -189,6 +202,7 @@ public struct FeedPageRenderer {
     .meta { display: flex; justify-content: space-between; align-items: baseline; gap: 1rem; margin-bottom: .2rem; white-space: normal; }
     .username { font-weight: 600; }
     .date { color: var(--secondary); font-size: .9rem; white-space: nowrap; }
+    .refreshed { color: var(--secondary); font-size: .9rem; margin: -.7rem 0 1.1rem; }
     .error { background: var(--alert); color: var(--on-alert); padding: .8rem 1rem; border-radius: 14px; text-align: center; margin: 0 0 1.4rem; }
 
     """

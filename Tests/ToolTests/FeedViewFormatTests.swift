@@ -74,6 +74,17 @@ final class FeedViewFormatTests: XCTestCase {
         XCTAssertTrue(run.out.contains("<h1>Το Feed μου</h1>\n<ol class=\"feed\"></ol>\n</main>"), run.out)
     }
 
+    /// Records with `cached_at` (feed-cache load --cached-at): the page says
+    /// under its title when the feed was last refreshed, in its language.
+    func test_html_ofCachedImages_saysWhenTheCacheWasRefreshed_localized() {
+        let record = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"https://h/a.png","cached_at":"2026-11-25T10:00:00Z"}"# + "\n"
+        let run = view("--format html --now 2026-11-27T10:00:00Z", record, language: "pt_BR.UTF-8")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.out.contains("<h1>Meu Feed</h1>\n<p class=\"refreshed\"><time datetime=\"2026-11-25T10:00:00Z\">\u{21BB} há 2 dias</time></p>\n<ol"), run.out)
+        let without = view("--format html", record.replacingOccurrences(of: #","cached_at":"2026-11-25T10:00:00Z""#, with: ""), language: "en_US.UTF-8")
+        XCTAssertFalse(without.out.contains("refreshed\""), without.out)
+    }
+
     func test_html_inArabic_isRightToLeft() {
         let run = view("--format html", "", language: "ar_EG.UTF-8")
         XCTAssertTrue(run.out.contains(#"<html lang="ar" dir="rtl">"#), run.out)
@@ -244,6 +255,7 @@ final class FeedViewFormatTests: XCTestCase {
         var text = try String(contentsOfFile: page, encoding: .utf8)
         XCTAssertEqual(text.components(separatedBy: #"<img src="data:image/png;base64,"#).count - 1, 5)
         XCTAssertTrue(text.contains("<title>Meu Feed</title>"))
+        XCTAssertTrue(text.contains("<h1>Meu Feed</h1>\n<p class=\"refreshed\"><time datetime=\""), "when the cache was refreshed")
         let mode = (try FileManager.default.attributesOfItem(atPath: page)[.posixPermissions] as? Int) ?? 0
         XCTAssertEqual(mode, 0o644, "a page to publish")
 

@@ -63,22 +63,36 @@ public struct FeedAtomRenderer {
         case let .image(image):
             if kind == nil { kind = .feed }
             if let stamp = image.cachedAt { cachedAt = max(cachedAt ?? stamp, stamp) }
-            let url = MarkupText.xml(Secrets.redact(image.url))
+            let shown = Secrets.redact(image.url)
+            // Links only to http and https: any other scheme (javascript:,
+            // data:, …) leaves them out, and the entry keeps its text.
+            let scheme = shown.prefix(while: { $0 != ":" }).lowercased()
+            let url = scheme == "http" || scheme == "https" ? MarkupText.xml(shown) : nil
             let title = image.description ?? image.location ?? Localized.string(.image, locale: options.locale)
             let summary = [image.description, image.location].compactMap { $0 }.joined(separator: "\n")
-            // The type and size of the data cached, when it is an image.
-            var type = "", length = ""
+            // The type: from the data's own header when the record has the
+            // data (then its length too), else from the URL's extension.
+            var type = image.url.isEmpty ? nil : ImageFormat.mediaType(ofURL: shown)
+            var length: Int?
             if let text = image.dataBase64, let data = Base64.decode(text), let format = ImageFormat.sniff(data) {
-                type = " type=\"\(format.mediaType)\""
-                length = " length=\"\(data.count)\""
+                type = format.mediaType
+                length = data.count
             }
+            let typeAttribute = type.map { " type=\"\($0)\"" } ?? ""
             var out = "<entry>\n"
-            out += "<id>\(image.id.map(Self.urn) ?? url)</id>\n"
+            out += "<id>\(image.id.map(Self.urn) ?? url ?? Self.defaultID)</id>\n"
             out += "<title>\(MarkupText.xml(Self.oneLine(title)))</title>\n"
             out += "<updated>\(Self.date(image.cachedAt ?? options.now))</updated>\n"
-            out += "<link rel=\"alternate\"\(type) href=\"\(url)\"/>\n"
-            out += "<link rel=\"enclosure\"\(type)\(length) href=\"\(url)\"/>\n"
+            if let url {
+                out += "<link rel=\"alternate\"\(typeAttribute) href=\"\(url)\"/>\n"
+                out += "<link rel=\"enclosure\"\(typeAttribute)\(length.map { " length=\"\($0)\"" } ?? "") href=\"\(url)\"/>\n"
+            }
             out += "<summary>\(MarkupText.xml(summary.isEmpty ? title : summary))</summary>\n"
+            // The image in the content, so that readers show it: HTML, escaped as XML text.
+            var html = ""
+            if let url { html += "<p><img src=\"\(url)\" alt=\"\(MarkupText.xml(title))\"/></p>" }
+            for text in [image.location, image.description].compactMap({ $0 }) { html += "<p>\(MarkupText.xml(text))</p>" }
+            if !html.isEmpty { out += "<content type=\"html\">\(MarkupText.xml(html))</content>\n" }
             out += "</entry>\n"
             return out
         case let .comment(comment):

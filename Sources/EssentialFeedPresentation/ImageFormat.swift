@@ -21,6 +21,23 @@ public struct ImageFormat: Equatable, Sendable {
         return format
     }
 
+    /// The media type an image URL's path names by its extension (`.png`,
+    /// `.jpg`, …, in any case; the query and fragment aside); nil when it
+    /// names none this knows.
+    public static func mediaType(ofURL url: String) -> String? {
+        let path = url.prefix { $0 != "?" && $0 != "#" }
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "png": return "image/png"
+        case "jpg", "jpeg", "jpe": return "image/jpeg"
+        case "gif": return "image/gif"
+        case "webp": return "image/webp"
+        case "avif": return "image/avif"
+        case "svg": return "image/svg+xml"
+        default: return nil
+        }
+    }
+
     private static func big16(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) << 8 | Int(b[at + 1]) }
     private static func big32(_ b: [UInt8], _ at: Int) -> Int { big16(b, at) << 16 | big16(b, at + 2) }
     private static func little16(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 }

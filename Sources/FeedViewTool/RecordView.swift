@@ -46,17 +46,31 @@ final class PageView: RecordView {
 
 /// The Atom feed: its entries wait in a spool (memory, then an unlinked
 /// temporary file) until the feed's date is known, then follow its head.
+/// An input that is only error records gives no document at all (a valid
+/// empty feed would tell every reader the feed is empty): `report` says
+/// the first error, and the tool exits with its status.
 final class AtomView: RecordView {
     private var renderer: FeedAtomRenderer
     private let spool: Spool
+    private let report: (String) -> Void
+    private var shown = 0
+    private var firstError: String?
 
-    init(_ renderer: FeedAtomRenderer, spool: Spool) {
+    init(_ renderer: FeedAtomRenderer, spool: Spool, report: @escaping (String) -> Void) {
         self.renderer = renderer
         self.spool = spool
+        self.report = report
     }
 
     func show(_ document: JSONDocument, on output: Output) throws(ErrorRecord) -> Bool {
         guard let record = ViewRecord(document) else { return false }
+        if case .error = record {
+            if firstError == nil {
+                firstError = document.member(document.root, "message").flatMap(document.string) ?? "an error record"
+            }
+        } else {
+            shown += 1
+        }
         if let entry = renderer.entry(record) {
             try spool.append(line: entry.utf8.dropLast())  // its last newline
         }
@@ -64,6 +78,10 @@ final class AtomView: RecordView {
     }
 
     func finish(on output: Output) throws(ErrorRecord) {
+        if shown == 0, let firstError {
+            report("no feed written: the input held only errors: \(Secrets.redact(firstError))")
+            return
+        }
         output.raw(Array(renderer.head().utf8))
         try spool.write(to: output)
         output.raw(Array(FeedAtomRenderer.tail.utf8))

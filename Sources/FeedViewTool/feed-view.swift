@@ -133,7 +133,8 @@ public enum FeedViewTool {
         case "atom":
             let options = FeedAtomRenderer.Options(locale: locale, kind: kind, now: now, selfLink: selfLink,
                                                    author: arguments.value("--author") ?? FeedAtomRenderer.defaultAuthor)
-            view = AtomView(FeedAtomRenderer(options: options), spool: Spool(name: "feed-view", environment: tool.environment, memoryLimit: 1 << 20))
+            view = AtomView(FeedAtomRenderer(options: options), spool: Spool(name: "feed-view", environment: tool.environment, memoryLimit: 1 << 20),
+                            report: { tool.diagnostics.error($0) })
         default:
             view = TextView(FeedViewRenderer(options: .init(locale: locale, width: width, color: color, kind: kind, now: now)))
         }

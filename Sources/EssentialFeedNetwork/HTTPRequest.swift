@@ -1,3 +1,5 @@
+import EssentialFeed
+
 /// A GET: its URL and, for a conditional request (RFC 9110, 13.1), the
 /// validators of the copy the caller holds, sent as `If-None-Match` and
 /// `If-Modified-Since` (on redirects too); a server that finds them
@@ -15,11 +17,13 @@ public struct HTTPRequest: Sendable, Hashable {
         self.ifModifiedSince = ifModifiedSince
     }
 
-    /// The conditional header lines, each ending in CR LF.
+    /// The conditional header lines (without their CR LF): only validators
+    /// that match their grammar (`HTTPValidators`); any other is not sent,
+    /// and the request goes out unconditional on it.
     var conditionFields: [String] {
         var fields: [String] = []
-        if let ifNoneMatch { fields.append("If-None-Match: \(ifNoneMatch)") }
-        if let ifModifiedSince { fields.append("If-Modified-Since: \(ifModifiedSince)") }
+        if let tag = ifNoneMatch.flatMap(HTTPValidators.entityTag) { fields.append("If-None-Match: \(tag)") }
+        if let date = ifModifiedSince.flatMap(HTTPValidators.httpDate) { fields.append("If-Modified-Since: \(date)") }
         return fields
     }
 }

@@ -200,8 +200,19 @@ func readStandardInput() {
                 return
             }
             // A request record may carry the validators of a copy held (feed-cache request).
-            let ifNoneMatch = document.member(document.root, "if_none_match").flatMap(document.string)
-            let ifModifiedSince = document.member(document.root, "if_modified_since").flatMap(document.string)
+            // Only validators that match their grammar reach a header; any
+            // other is dropped (said at debug) and the request goes out
+            // unconditional on it.
+            var ifNoneMatch = document.member(document.root, "if_none_match").flatMap(document.string)
+            var ifModifiedSince = document.member(document.root, "if_modified_since").flatMap(document.string)
+            if let text = ifNoneMatch, HTTPValidators.entityTag(text) == nil {
+                diagnostics.debug(InputLocation.prefix(line: number) + "if_none_match is not an entity tag: not sent (\(Secrets.redact(url)))")
+                ifNoneMatch = nil
+            }
+            if let text = ifModifiedSince, HTTPValidators.httpDate(text) == nil {
+                diagnostics.debug(InputLocation.prefix(line: number) + "if_modified_since is not an HTTP date: not sent (\(Secrets.redact(url)))")
+                ifModifiedSince = nil
+            }
             fetcher.fetch(HTTPRequest(url, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince))
         } else {
             let text = String(decoding: line, as: UTF8.self).trimmingWhitespace()

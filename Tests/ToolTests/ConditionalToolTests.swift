@@ -152,6 +152,63 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertTrue(feedRequests[1].contains("If-None-Match: \"always\"\r\n"), feedRequests[1])
     }
 
+    /// A request record whose validators carry CR LF: nothing of them
+    /// reaches the wire (no extra header, no second request), the request
+    /// goes out unconditional, and FEED_LOG=debug says why.
+    func test_aRequestRecordWithCRLFInItsValidators_sendsNoInjectedHeaderOrRequest() throws {
+        let heads = Heads()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                guard connection.respond(#"{"items":[]}"#) else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let injected = "\"a\"\r\nX-Injected: 1\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x"
+        let record = #"{"url":"\#(server.base)/v1/feed?limit=1","if_none_match":"\#(injected.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n"))","if_modified_since":"Sun, 06 Nov 1994 08:49:37 GMT\r\nX-Date: 2"}"#
+        let run = sh("FEED_LOG=debug feed-fetch", stdin: record + "\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(heads.all.count, 1, "\(heads.all)")
+        let head = heads.all.first ?? ""
+        XCTAssertFalse(head.contains("X-Injected") || head.contains("smuggled") || head.contains("If-None-Match"), head)
+        XCTAssertFalse(head.contains("If-Modified-Since"), head)
+        XCTAssertFalse(head.contains("X-Date"), head)
+        XCTAssertTrue(run.stderr.contains("if_none_match is not an entity tag: not sent"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("if_modified_since is not an HTTP date: not sent"), run.stderr)
+    }
+
+    /// A server that plants an ETag holding a bare CR and a NUL (and a
+    /// Last-Modified with a CR): the response record carries neither, the
+    /// cache keeps neither, and the next run's request holds only what the
+    /// server sends next that is an entity tag.
+    func test_aServersETagWithCRAndNUL_isNeitherKeptNorSentBack() throws {
+        let heads = Heads()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                let body = #"{"items":[{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","image":"http://h/a.png"}]}"#
+                let planted = heads.all.count == 1 ? "ETag: \"a\rX-Evil: 1\u{0}\"\r\nLast-Modified: Sun, 06 Nov 1994\r08:49:37 GMT\r\n" : "ETag: \"good\"\r\n"
+                guard connection.respond(body, headers: planted) else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let env = ["B": server.base, "T": store]
+        let first = sh(#"feed-paginate --base-url "$B" --limit 1 < /dev/null | feed-cache --store "$T" conditional | feed-fetch | tee "$T.responses" | feed-map | feed-cache --store "$T" save"#, environment: env)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let response = try String(contentsOfFile: store + ".responses", encoding: .utf8)
+        XCTAssertFalse(response.contains("etag") || response.contains("last_modified"), response)
+        for _ in 0..<2 {
+            let next = sh(#"feed-paginate --base-url "$B" --limit 1 < /dev/null | feed-cache --store "$T" conditional | feed-fetch | feed-map | feed-cache --store "$T" save"#, environment: env)
+            XCTAssertEqual(next.status, 0, next.stderr)
+        }
+        let all = heads.all
+        XCTAssertEqual(all.count, 3)
+        XCTAssertFalse(all[1].contains("If-None-Match") || all[1].contains("If-Modified-Since") || all[1].contains("X-Evil"), all[1])
+        XCTAssertTrue(all[2].contains("If-None-Match: \"good\"\r\n"), all[2])
+    }
+
     final class Heads: @unchecked Sendable {
         private let lock = NSLock()
         private var heads: [String] = []

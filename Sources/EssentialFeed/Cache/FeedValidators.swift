@@ -12,9 +12,12 @@ public struct FeedValidators: Equatable, Hashable, Sendable {
         self.lastModified = lastModified
     }
 
-    /// The validators a page record gives; nil when it carries none.
+    /// The validators a page record gives, those that match their grammar
+    /// (`HTTPValidators`) only; nil when it carries none.
     public init?(_ page: PageRecord) {
-        guard page.etag != nil || page.lastModified != nil else { return nil }
-        self.init(url: page.url, etag: page.etag, lastModified: page.lastModified)
+        let etag = page.etag.flatMap(HTTPValidators.entityTag)
+        let lastModified = page.lastModified.flatMap(HTTPValidators.httpDate)
+        guard etag != nil || lastModified != nil else { return nil }
+        self.init(url: page.url, etag: etag, lastModified: lastModified)
     }
 }

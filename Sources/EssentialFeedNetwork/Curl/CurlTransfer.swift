@@ -50,9 +50,10 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         case "retry-after":
             retryAfter = value.trimmingCharacters(in: " \t\r\n")
         case "etag":
-            etag = value.trimmingCharacters(in: " \t\r\n")
+            // Kept only when it is an entity tag: the next run sends it back.
+            etag = HTTPValidators.entityTag(value.trimmingCharacters(in: " \t\r\n"))
         case "last-modified":
-            lastModified = value.trimmingCharacters(in: " \t\r\n")
+            lastModified = HTTPValidators.httpDate(value.trimmingCharacters(in: " \t\r\n"))
         default:
             break
         }

@@ -124,9 +124,10 @@ struct HTTPResponseHead: Equatable, Sendable {
             case .retryAfter:
                 head.retryAfter = String(decoding: value, as: UTF8.self)
             case .etag:
-                head.etag = String(decoding: value, as: UTF8.self)
+                // Kept only when it is an entity tag: the next run sends it back.
+                head.etag = HTTPValidators.entityTag(String(decoding: value, as: UTF8.self))
             case .lastModified:
-                head.lastModified = String(decoding: value, as: UTF8.self)
+                head.lastModified = HTTPValidators.httpDate(String(decoding: value, as: UTF8.self))
             case .other:
                 break
             }

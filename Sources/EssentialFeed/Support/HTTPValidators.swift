@@ -1,0 +1,40 @@
+/// The validators of a conditional request (RFC 9110, 8.8 and 13.1), checked
+/// against their grammar wherever they cross a boundary: read from a
+/// response, kept by the cache, put on a request. Anything else (a CR, LF,
+/// NUL or other control, a value that is not an entity tag or an HTTP date)
+/// is refused, so that no byte a server or a record chose can reach another
+/// request's header block (header injection, request smuggling).
+public enum HTTPValidators {
+    /// `text` when it is one entity tag, `[ "W/" ] DQUOTE *etagc DQUOTE`
+    /// (etagc: `!`, `#`-`~`, or a byte of 0x80 or more), at most 1 KiB, blanks
+    /// around it dropped; else nil.
+    public static func entityTag(_ text: String) -> String? {
+        let bytes = trimmed(text)
+        guard bytes.count <= 1024 else { return nil }
+        var i = bytes.startIndex
+        if bytes.count >= 2, bytes[i] == UInt8(ascii: "W"), bytes[i + 1] == UInt8(ascii: "/") { i += 2 }
+        guard bytes.endIndex - i >= 2, bytes[i] == 0x22, bytes[bytes.endIndex - 1] == 0x22 else { return nil }
+        for c in bytes[(i + 1)..<(bytes.endIndex - 1)] {
+            guard c == 0x21 || (0x23...0x7E).contains(c) || c >= 0x80 else { return nil }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text` when it is an HTTP date in one of its three forms (see
+    /// `HTTPDate.parse`), printable ASCII only, blanks around it dropped;
+    /// else nil.
+    public static func httpDate(_ text: String) -> String? {
+        let bytes = trimmed(text)
+        guard bytes.count <= 64, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        let value = String(decoding: bytes, as: UTF8.self)
+        return HTTPDate.parse(value) == nil ? nil : value
+    }
+
+    /// The bytes of `text` without spaces and tabs at either end.
+    private static func trimmed(_ text: String) -> ArraySlice<UInt8> {
+        var bytes = Array(text.utf8)[...]
+        while let c = bytes.first, c == 0x20 || c == 0x09 { bytes.removeFirst() }
+        while let c = bytes.last, c == 0x20 || c == 0x09 { bytes.removeLast() }
+        return bytes
+    }
+}

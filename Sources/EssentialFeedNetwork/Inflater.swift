@@ -8,7 +8,7 @@ import CZlib
 ///
 /// `deflate` is meant to be the zlib format; a raw deflate stream, which
 /// some servers send under that name, is taken too (as curl and browsers
-/// do). Bytes after the end of the compressed stream are ignored, as curl
+/// do), told apart by its first two bytes, in whatever pieces they come. Bytes after the end of the compressed stream are ignored, as curl
 /// does. A stream that is corrupt, or that the body ends before the end
 /// of, is a `badResponse` failure naming the coding (`bad response:
 /// corrupt gzip body (…)`, `bad response: gzip body cut short`).
@@ -39,7 +39,10 @@ final class Inflater {
     private var ended = false
     /// Whether a `deflate` body turned out to be raw deflate.
     private var raw = false
-    private var decodedAny = false
+    /// A `deflate` body's first bytes, kept until there are two: they say
+    /// whether it is the zlib format or raw deflate, whatever the pieces
+    /// the body arrives in.
+    private var head: [UInt8] = []
 
     init(_ coding: Coding) {
         self.coding = coding
@@ -53,8 +56,33 @@ final class Inflater {
 
     /// Decodes `input`, calling `deliver` with each decoded piece.
     func decode(_ input: UnsafeRawBufferPointer, _ deliver: (UnsafeRawBufferPointer) throws(HTTPFailure) -> Void) throws(HTTPFailure) {
-        guard !ended, let base = input.baseAddress, input.count > 0 else { return }
+        guard !ended, input.baseAddress != nil, input.count > 0 else { return }
+        if !ready, coding == .deflate {
+            // The format, from the first two bytes: a zlib header (RFC 1950:
+            // method 8, a window of at most 32 KiB, a check that divides by
+            // 31), else raw deflate.
+            let taken = min(2 - head.count, input.count)
+            head += input[..<taken]
+            guard head.count == 2 else { return }
+            raw = !(head[0] & 0x0F == 8 && head[0] >> 4 <= 7 && (Int(head[0]) << 8 | Int(head[1])) % 31 == 0)
+            try start()
+            let first = head
+            head = []
+            var failure: HTTPFailure?
+            first.withUnsafeBytes { bytes in
+                do throws(HTTPFailure) { try inflate(bytes, deliver) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            guard !ended else { return }
+            return try inflate(UnsafeRawBufferPointer(rebasing: input[taken...]), deliver)
+        }
         if !ready { try start() }
+        try inflate(input, deliver)
+    }
+
+    /// Feeds `input` to zlib, calling `deliver` with each decoded piece.
+    private func inflate(_ input: UnsafeRawBufferPointer, _ deliver: (UnsafeRawBufferPointer) throws(HTTPFailure) -> Void) throws(HTTPFailure) {
+        guard !ended, let base = input.baseAddress, input.count > 0 else { return }
         stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
         stream.avail_in = uInt(input.count)
         defer {
@@ -64,20 +92,9 @@ final class Inflater {
         while stream.avail_in > 0 {
             stream.next_out = output
             stream.avail_out = uInt(Self.pieceSize)
-            let status = inflate(&stream, Z_NO_FLUSH)
+            let status = CZlib.inflate(&stream, Z_NO_FLUSH)
             let produced = Self.pieceSize - Int(stream.avail_out)
-            if status == Z_DATA_ERROR, coding == .deflate, !raw, !decodedAny, produced == 0 {
-                // Not the zlib format: raw deflate, from the start of the body.
-                raw = true
-                inflateEnd(&stream)
-                ready = false
-                try start()
-                stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
-                stream.avail_in = uInt(input.count)
-                continue
-            }
             if produced > 0 {
-                decodedAny = true
                 try deliver(UnsafeRawBufferPointer(start: output, count: produced))
             }
             switch status {
@@ -97,7 +114,7 @@ final class Inflater {
     /// Checks that the compressed stream ended with the body.
     func finish() throws(HTTPFailure) {
         // An empty body has no stream at all (servers send one for an empty resource).
-        if ready && !ended {
+        if (ready && !ended) || !head.isEmpty {
             throw HTTPResponseHead.bad("\(coding.rawValue) body cut short")
         }
     }

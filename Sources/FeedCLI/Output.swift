@@ -60,21 +60,31 @@ public final class Output: @unchecked Sendable {
     /// newline. Nothing else (another record, a seal at a signal) comes
     /// between its pieces. `produce` should fail only before its first
     /// piece: a failure after it leaves part of the record written.
+    ///
+    /// Once part of the record has been written, its tail and newline are
+    /// written too before the lock is let go: a signal's seal, which takes
+    /// the lock and ends the process with what is buffered unwritten, then
+    /// never leaves the record cut.
     public func streamedRecord(_ produce: ((UnsafeRawBufferPointer) -> Void) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
         lock.lock()
         defer { lock.unlock() }
+        var started = false
         try produce { piece in
             if piece.count >= threshold {
                 // A large piece goes out as it is, after what is buffered.
                 drain()
                 write(piece)
+                started = true
                 return
             }
             buffer.append(contentsOf: piece)
-            if buffer.count >= threshold { drain() }
+            if buffer.count >= threshold {
+                drain()
+                started = true
+            }
         }
         buffer.append(0x0A)
-        afterRecord()
+        if started { drain() } else { afterRecord() }
     }
 
     /// Writes raw bytes (for commands whose output is not records).

@@ -5,7 +5,9 @@ import Glibc
 import Darwin
 #endif
 
-/// SIGINT and SIGTERM: stop, commit nothing, clean up, exit 128 + the signal.
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal, a supervisor's hang-up):
+/// stop, commit nothing, clean up, exit 128 + the signal. A SIGHUP ignored
+/// when the tool starts (`nohup`) stays ignored.
 ///
 /// The signals are blocked in every thread and taken by one thread that
 /// waits for them, so the cleanup runs as ordinary code (not in a signal
@@ -28,10 +30,7 @@ public enum Signals {
         // Past a file-size limit (`ulimit -f`) a write fails with EFBIG, a store error, not a signal.
         signal(SIGXFSZ, SIG_IGN)
         registry.lock.withLock { registry.output = output }
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
+        var set = signals()
         pthread_sigmask(SIG_BLOCK, &set, nil)
         #if canImport(Glibc)
         var thread = pthread_t()
@@ -39,14 +38,29 @@ public enum Signals {
         var thread: pthread_t?
         #endif
         pthread_create(&thread, nil, { _ in
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGINT)
-            sigaddset(&set, SIGTERM)
+            var set = Signals.signals()
             var signal: Int32 = 0
             while sigwait(&set, &signal) != 0 {}
             Signals.terminate(signal)
         }, nil)
+    }
+
+    /// The signals taken: SIGINT, SIGTERM, and SIGHUP unless it was
+    /// ignored when the process started.
+    private static func signals() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        var hangUp = sigaction()
+        sigaction(SIGHUP, nil, &hangUp)
+        #if canImport(Glibc)
+        let ignored = unsafeBitCast(hangUp.__sigaction_handler.sa_handler, to: Int.self) == 1
+        #else
+        let ignored = unsafeBitCast(hangUp.__sigaction_u.__sa_handler, to: Int.self) == 1
+        #endif
+        if !ignored { sigaddset(&set, SIGHUP) }
+        return set
     }
 
     /// Registers work to do if the process is interrupted; returns a token for `remove`.

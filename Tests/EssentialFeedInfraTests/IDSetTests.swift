@@ -132,4 +132,26 @@ extension IDSetTests {
         XCTAssertTrue(try ids.allSatisfy { try !sut.insert($0) }, "every id found again")
         XCTAssertGreaterThan(sut.sortedSearches - before, ids.count * 3 / 4, "repeats in the run are searched for")
     }
+
+    /// Ids crafted to share one fingerprint and one slot, against the
+    /// former fixed scramble and against a key an attacker might guess:
+    /// each compared with about one entry, not with every earlier id.
+    func test_insert_ofIDsCraftedAgainstAFixedScramble_comparesAboutOneEntryEach() throws {
+        for secret in [IDSet.formerSecret, (UInt64(0), UInt64(0), UInt64(0))] {
+            var sut = makeSUT(minimumMerge: 1 << 12)
+            let crafted = (0..<20_000).map { i in IDSet.id(ofKey: (0xDEAD_BEEF << 32 | UInt64(i), 0x42 << 40), secret: secret) }
+            XCTAssertEqual(Set(crafted).count, crafted.count)
+            XCTAssertEqual(Set(crafted.map { IDSet.key($0, secret: secret).0 >> 32 }).count, 1, "crafted to share one fingerprint under that scramble")
+            XCTAssertTrue(try crafted.allSatisfy { try sut.insert($0) })
+            XCTAssertLessThan(sut.probes, crafted.count * 2, "entries compared for \(crafted.count) crafted ids")
+            XCTAssertTrue(try crafted.allSatisfy { try !sut.insert($0) }, "every crafted id found again")
+        }
+    }
+
+    func test_secret_isDrawnPerProcess_notTheFormerFixedOne() {
+        XCTAssertFalse(IDSet.secret == IDSet.formerSecret)
+        XCTAssertFalse(IDSet.secret == (0, 0, 0))
+        let id = UUID()
+        XCTAssertEqual(IDSet.id(ofKey: IDSet.key(id), secret: IDSet.secret), id, "a bijection")
+    }
 }

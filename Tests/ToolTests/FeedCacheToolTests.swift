@@ -180,11 +180,24 @@ final class FeedCacheToolTests: XCTestCase {
     func test_save_SIGTERMWhileReadingChangesNothingAndExits143() {
         forEachStore { store in
             cache("save", store, stdin: feedA)
-            let run = sh(#"{ printf '%s\n' "$R"; sleep 5; } | feed-cache --store "$S" save & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo $?"#,
-                         environment: ["R": Self.image2, "S": store], timeout: 20)
-            XCTAssertEqual(run.out, "143\n", run.stderr)
-            XCTAssertEqual(cache("load", store).out, feedA)
+            // SIGHUP as SIGTERM (a closed terminal, a supervisor's hang-up).
+            for (signal, status) in [("TERM", "143"), ("HUP", "129")] {
+                let run = sh(#"{ printf '%s\n' "$R"; sleep 5; } | feed-cache --store "$S" save & pid=$!; sleep 1; kill -$G $pid; wait $pid; echo $?"#,
+                             environment: ["R": Self.image2, "S": store, "G": signal], timeout: 20)
+                XCTAssertEqual(run.out, status + "\n", "SIG\(signal): \(run.stderr)")
+                XCTAssertEqual(cache("load", store).out, feedA)
+            }
         }
+    }
+
+    /// A SIGHUP ignored when the tool starts (nohup) stays ignored: the
+    /// save goes on and commits.
+    func test_save_withSIGHUPIgnoredAtStart_goesOnThroughAHangUp() {
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let run = sh(#"trap '' HUP; { sleep 1; printf '%s\n' "$R"; } | feed-cache --store "$S" save & pid=$!; sleep 0.5; kill -HUP $pid; wait $pid; echo $?"#,
+                     environment: ["R": Self.image2, "S": store], timeout: 20)
+        XCTAssertEqual(run.out, "0\n", run.stderr)
+        XCTAssertEqual(cache("load", store).out, Self.image2 + "\n")
     }
 
     func test_save_SIGTERMAtAnyMomentLeavesTheOldOrNewFeedAndNoTemporaryFile() throws {
@@ -194,10 +207,10 @@ final class FeedCacheToolTests: XCTestCase {
         try big.write(toFile: dir + "/big", atomically: true, encoding: .utf8)
         for store in [dir + "/s/feed.json", dir + "/s/feed.sqlite"] {
             cache("save", store, stdin: feedA)
-            for delay in ["0.05", "0.1", "0.15", "0.2", "0.3", "0.4"] {
-                let run = sh(#"feed-cache --store "$S" save < "$D/big" & pid=$!; sleep $W; kill -TERM $pid 2>/dev/null; wait $pid; echo $?"#,
-                             environment: ["S": store, "D": dir, "W": delay], timeout: 30)
-                XCTAssertTrue(["0\n", "143\n"].contains(run.out), run.out + run.stderr)
+            for (delay, signal) in [("0.05", "TERM"), ("0.1", "HUP"), ("0.15", "TERM"), ("0.2", "HUP"), ("0.3", "TERM"), ("0.4", "HUP")] {
+                let run = sh(#"feed-cache --store "$S" save < "$D/big" & pid=$!; sleep $W; kill -$G $pid 2>/dev/null; wait $pid; echo $?"#,
+                             environment: ["S": store, "D": dir, "W": delay, "G": signal], timeout: 30)
+                XCTAssertTrue(["0\n", "143\n", "129\n"].contains(run.out), run.out + run.stderr)
                 XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".tmp"), "a temporary file was left at \(delay) s")
                 let loaded = cache("load", store).out
                 XCTAssertTrue(loaded == feedA || loaded == big, "neither the old nor the new feed after \(delay) s")

@@ -241,4 +241,23 @@ final class JobHygieneTests: XCTestCase {
         XCTAssertEqual(under.stderr, "feed-sync: cannot use the store 'notes.txt/feed.sqlite': 'notes.txt' is not a directory\n")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["notes.txt"])
     }
+
+    /// Paths that start with `-` are paths (every dirname, mktemp, mv and rm
+    /// is given `--`); a run leaves nothing but what it was asked to write;
+    /// a temporary folder that cannot be made is a store error, 74.
+    func test_feedSync_takesDashedPaths_leavesNothingBehind_andSaysWhenItCannotMakeItsFiles() throws {
+        let server = try Served(["--builtin", "demo"], test: self)
+        let directory = temporaryDirectory(self)
+        let env = ["S": AcceptanceTests.scripts, "FEED_BIN": Products.directory, "FEED_BASE_URL": server.base,
+                   "XDG_CACHE_HOME": temporaryDirectory(self), "D": directory, "TMPDIR": directory]
+        let run = sh(#"cd "$D" && "$S/feed-sync" --limit 4 --store -dash.sqlite --html -page.html --atom=-feed.atom"#, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).sorted(), ["-dash.sqlite", "-feed.atom", "-page.html"])
+
+        let noTemp = sh(#"cd "$D" && TMPDIR=/nonexistent/tmp "$S/feed-sync" --limit 4 --store -dash.sqlite"#, environment: env)
+        XCTAssertEqual(noTemp.status, 74)
+        XCTAssertEqual(noTemp.stderr, "feed-sync: cannot make a temporary folder in /nonexistent/tmp\n")
+        let show = sh(#"cd "$D" && TMPDIR=/nonexistent/tmp "$S/feed-show" --limit 4 --store -dash.sqlite"#, environment: env)
+        XCTAssertEqual(show.status, 74)
+    }
 }

@@ -190,6 +190,28 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// A signal taken while the save waits for the commit's guard (the
+    /// moment before COMMIT starts, held open by a pause compiled into debug
+    /// builds only): the tool exits 143 and nothing is committed.
+    func test_save_SIGTERMJustBeforeTheCommit_commitsNothing() throws {
+        guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
+            throw XCTSkip("the pause before the commit is in debug builds only")
+        }
+        let dir = temporaryDirectory(self)
+        let store = dir + "/feed.sqlite"
+        cache("save", store, stdin: feedA)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        try (Self.image2 + "\n").write(toFile: dir + "/input", atomically: true, encoding: .utf8)
+        let run = sh(#"""
+            FEED_TEST_PAUSE_BEFORE_COMMIT="$D/pause" feed-cache --store "$S" save < "$D/input" & pid=$!
+            while [ ! -e "$D/pause.ready" ]; do sleep 0.01; done
+            kill -TERM $pid; sleep 0.3; touch "$D/pause.go"; wait $pid; echo $?
+            """#, environment: ["D": dir, "S": store], timeout: 30)
+        XCTAssertEqual(run.out, "143\n", run.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "the store changed behind a 143")
+        XCTAssertEqual(cache("load", store).out, feedA)
+    }
+
     /// A SIGHUP ignored when the tool starts (nohup) stays ignored: the
     /// save goes on and commits.
     func test_save_withSIGHUPIgnoredAtStart_goesOnThroughAHangUp() {

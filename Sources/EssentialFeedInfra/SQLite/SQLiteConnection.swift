@@ -24,6 +24,11 @@ final class SQLiteConnection {
     /// Held while the connection is used in a write transaction, so that an
     /// interrupt's rollback (on another thread) never runs in the middle of a call.
     let interruptGuard = InterruptGuard()
+    /// Set by an interrupt's rollback before it waits for the guard; a
+    /// commit that finds it set under the guard does not commit (the signal
+    /// came before COMMIT started: the tool exits 128 + N, so nothing may
+    /// change).
+    let interruptRequested = InterruptFlag()
 
     init(path: String, wait: Double) throws(ErrorRecord) {
         self.path = path

@@ -1,5 +1,6 @@
 import CSQLite
 import EssentialFeed
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -37,4 +38,12 @@ final class InterruptGuard: @unchecked Sendable {
         deadline.tv_nsec = nanoseconds % 1_000_000_000
         return pthread_mutex_timedlock(mutex, &deadline) == 0
     }
+}
+
+/// A flag one thread raises and another reads (an atomic: no lock).
+final class InterruptFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    func raise() { value.store(true, ordering: .sequentiallyConsistent) }
+    var isRaised: Bool { value.load(ordering: .sequentiallyConsistent) }
 }

@@ -14,6 +14,8 @@ final class RollbackOnInterrupt: @unchecked Sendable {
     }
 
     func run() {
+        // First, so that a commit not yet under the guard does not commit.
+        connection.interruptRequested.raise()
         guard connection.interruptGuard.lock(timeout: 2) else { return }
         connection.rollback()
     }

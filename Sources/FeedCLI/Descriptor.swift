@@ -6,6 +6,14 @@ import Darwin
 
 /// Low-level descriptor helpers.
 public enum Descriptor {
+    /// The soft limit on open files (`ulimit -n`); nil when unlimited or
+    /// unknown.
+    public static func openFileLimit() -> Int? {
+        var files = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur != rlim_t.max else { return nil }
+        return Int(clamping: files.rlim_cur)
+    }
+
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Writes all of `bytes` to `fd`, retrying on EINTR and short writes.

@@ -109,14 +109,14 @@ func byteCount(_ name: String) throws(ErrorRecord) -> Int? {
 }
 
 let arguments = tool.arguments
-let parallel: Int
+let requestedParallel: Int
 let timeout: Double
 let limit: Int
 let maxRedirects: Int
 let maxBody: Int
 let retry: RetryPolicy
 do {
-    parallel = try arguments.integer("--parallel", in: 1...64) ?? 8
+    requestedParallel = try arguments.integer("--parallel", in: 1...64) ?? 8
     timeout = try arguments.seconds("--timeout") ?? 30
     limit = try arguments.integer("--limit", in: 1...1000) ?? FeedEndpoint.defaultLimit
     maxRedirects = try arguments.integer("--max-redirects", in: 0...SocketHTTPClient.maximumRedirects) ?? 5
@@ -125,6 +125,20 @@ do {
 } catch {
     tool.usageError(error.message)
 }
+
+// Each request in flight holds up to three descriptors (its socket, a
+// spooled body's file, a redirect's new socket before the old one closes)
+// beside the process's own (standard streams, the output's spool, libcurl's):
+// more in flight than the open-file limit allows would fail as "Too many
+// open files", a local shortage, not the network's. So at most what the
+// soft limit (ulimit -n) leaves room for goes out at once.
+let parallel: Int = {
+    guard let limit = Descriptor.openFileLimit() else { return requestedParallel }
+    let room = max(1, (limit - 16) / 3)
+    guard requestedParallel > room else { return requestedParallel }
+    tool.diagnostics.info("--parallel \(requestedParallel) lowered to \(room): the open-file limit is \(limit) (ulimit -n)")
+    return room
+}()
 
 func requireBaseURL() -> BaseURL {
     guard let base = tool.baseURL() else { tool.usageError("nothing to fetch: give URLs, input, or --base-url (or FEED_BASE_URL)") }

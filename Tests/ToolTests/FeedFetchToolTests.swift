@@ -222,4 +222,17 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(cut, 0, "runs that left a cut record")
         XCTAssertGreaterThan(interrupted, 10, "the signals came while records were streamed")
     }
+
+    /// Under a low open-file limit, --parallel is lowered to what the limit
+    /// leaves room for (said at info), so no request fails for want of a
+    /// descriptor: "Too many open files" is not a network failure.
+    func test_fetch_underALowOpenFileLimit_lowersItsParallelism_andFetchesEveryURL() throws {
+        let server = try Served(test: self)
+        let urls = (0..<200).map { "\(server.base)/image-\($0 % 3)?n=\($0)" }.joined(separator: "\n") + "\n"
+        let run = sh("ulimit -n 20 && FEED_LOG=info feed-fetch --parallel 64 -", stdin: urls)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().filter { $0["status"] as? Int == 200 }.count, 200)
+        XCTAssertTrue(run.stderr.contains("feed-fetch: --parallel 64 lowered to 1: the open-file limit is 20 (ulimit -n)"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("Too many open files"), run.stderr)
+    }
 }

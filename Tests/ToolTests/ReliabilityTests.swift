@@ -503,6 +503,51 @@ final class ReliabilityTests: XCTestCase {
         }
     }
 
+    /// Ids a hostile server chose to share one fingerprint and one slot of
+    /// the save's id set under its former fixed scramble (three Feistel
+    /// rounds with fixed keys, undone here): saved by each file store in
+    /// about the time of as many random ids, not in time that grows with
+    /// their square (20,000 took 58 s with the fixed scramble). The limit is
+    /// a hang guard, not a speed claim: scripts/bench --only crafted has those.
+    func test_idsCraftedAgainstTheFormerScramble_saveAsRandomIDsDo() throws {
+        let count = Int(ProcessInfo.processInfo.environment["FEED_STRESS_CRAFTED_IDS"] ?? "") ?? 20_000
+        func mix(_ value: UInt64) -> UInt64 {
+            var z = value
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func uuid(_ a: UInt64, _ b: UInt64) -> String {
+            let hex = (withUnsafeBytes(of: a.littleEndian) { Array($0) } + withUnsafeBytes(of: b.littleEndian) { Array($0) }).map { String(format: "%02X", $0) }.joined()
+            let c = Array(hex)
+            return "\(String(c[0..<8]))-\(String(c[8..<12]))-\(String(c[12..<16]))-\(String(c[16..<20]))-\(String(c[20..<32]))"
+        }
+        let crafted = (0..<count).map { i -> String in
+            var a = UInt64(0xDEAD_BEEF) << 32 | UInt64(i), b = UInt64(0x42) << 40
+            a ^= mix(b ^ 0xA409_3822_299F_31D0)
+            b ^= mix(a ^ 0x1319_8A2E_0370_7344)
+            a ^= mix(b ^ 0x243F_6A88_85A3_08D3)
+            return #"{"id":"\#(uuid(a, b))","url":"https://img.example/\#(i).png"}"#
+        }.joined(separator: "\n") + "\n"
+        var random = StressRandom(seed: 7)
+        let plain = (0..<count).map { i in #"{"id":"\#(uuid(random.next(), random.next()))","url":"https://img.example/\#(i).png"}"# }.joined(separator: "\n") + "\n"
+        let directory = temporaryDirectory(self)
+        try crafted.write(toFile: directory + "/crafted", atomically: true, encoding: .utf8)
+        try plain.write(toFile: directory + "/random", atomically: true, encoding: .utf8)
+        for format in ["sqlite", "json"] {
+            var seconds: [String: Double] = [:]
+            for input in ["random", "crafted"] {
+                let started = Date()
+                let run = sh(#"feed-cache --store "$D/\#(input).\#(format)" save < "$D/\#(input)""#, environment: ["D": directory], timeout: 120)
+                seconds[input] = Date().timeIntervalSince(started)
+                XCTAssertEqual(run.status, 0, run.stderr)
+                XCTAssertEqual(sh(#"feed-cache --store "$D/\#(input).\#(format)" info"#, environment: ["D": directory]).records().first?["items"] as? Int, count)
+            }
+            StressSettings.current.report(String(format: "crafted store=%@ ids=%d crafted_seconds=%.3f random_seconds=%.3f", format, count, seconds["crafted"]!, seconds["random"]!))
+            XCTAssertLessThan(seconds["crafted"]!, max(20, seconds["random"]! * 20), "\(format): crafted ids saved in time that grows with their square")
+        }
+    }
+
     /// A response past the mapper's memory holds its records in a temporary
     /// file until it is known valid, then copies them out in large pieces.
     /// SIGINT at any moment, the copying included, leaves only whole records.

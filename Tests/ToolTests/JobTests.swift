@@ -22,6 +22,7 @@ final class JobTests: XCTestCase {
             let file = "\(pages)/\(limit)-\(after).json"
             try #"{"items":[\#(items.joined(separator: ","))]}"#.write(toFile: file, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: file)
+            guard start < ids.count else { break }
             after = ids[min(start + limit, ids.count) - 1]
         }
         try FileManager.default.createDirectory(atPath: nginx.root + "/img", withIntermediateDirectories: true)
@@ -115,6 +116,45 @@ final class JobTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("page 1: not modified"), run.stderr)
         XCTAssertEqual(cached(env).items, shorter, "the third page (3 items) ends the feed")
         XCTAssertEqual(cached(env).data, 11)
+    }
+
+    /// An empty first page (a 200 with no items) is not a 304: the cache is
+    /// left as it was, neither saved nor stamped anew.
+    func test_sync_ofAnEmptyFirstPage_leavesTheCacheAsItWas() throws {
+        let nginx = try feedNginx()
+        try serve(nginx, ids: ids(6), limit: 4)
+        let env = environment(nginx.base, store: temporaryDirectory(self) + "/feed.sqlite")
+        let format = ISO8601DateFormatter()
+        let first = format.string(from: Date().addingTimeInterval(-7200)), second = format.string(from: Date().addingTimeInterval(-3600))
+        XCTAssertEqual(sh(#""$S/feed-sync" --pages 2 --limit 4 --now \#(first)"#, environment: env).status, 0)
+        try serve(nginx, ids: [], limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_100))
+        let run = sh(#"FEED_LOG=info "$S/feed-sync" --pages 2 --limit 4 --now \#(second)"#, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("page 1: no items: the cache is left as it was"), run.stderr)
+        XCTAssertEqual(sh("feed-cache info", environment: env).records().first?["timestamp"] as? String, first, "not stamped anew")
+        XCTAssertEqual(cached(env).items, ids(6))
+    }
+
+    /// A page that ends with an item placed earlier in the feed: the next
+    /// page is asked after that item (the server's order) and saved after
+    /// the last item the page placed (the cache's).
+    func test_sync_aPageEndingWithAnItemOfAnEarlierPage_asksAfterItAndSavesWhereTheFeedIs() throws {
+        let nginx = try feedNginx()
+        let (a, b, c, d, e, f) = (ids(1, from: 1)[0], ids(1, from: 2)[0], ids(1, from: 3)[0], ids(1, from: 4)[0], ids(1, from: 5)[0], ids(1, from: 6)[0])
+        let pages = nginx.root + "/pages"
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        func page(_ name: String, _ items: [String]) throws {
+            let body = items.map { #"{"id":"\#($0)","image":"\#(nginx.base)/img/\#($0).png"}"# }.joined(separator: ",")
+            try #"{"items":[\#(body)]}"#.write(toFile: "\(pages)/3-\(name).json", atomically: true, encoding: .utf8)
+        }
+        try page("", [a, b, c])
+        try page(c, [d, e, a])
+        try page(a, [f])
+        let env = environment(nginx.base, store: temporaryDirectory(self) + "/feed.sqlite")
+        let run = sh(#""$S/feed-sync" --pages 5 --limit 3"#, environment: env)
+        XCTAssertEqual(run.status, 65, "the images are not served: \(run.stderr)")
+        XCTAssertEqual(cached(env).items, [a, b, c, d, e, f])
+        XCTAssertTrue(nginx.accessLog.contains { $0.contains("after_id=\(a)") }, nginx.accessLog.joined(separator: "\n"))
     }
 
     /// An API behind Basic authentication (nginx's auth_basic): the base

@@ -66,6 +66,10 @@ final class SQLiteTransaction: FeedStoreTransaction {
                 // Image data is kept under the URL with its password shown as *** (see LocalFeedImageDataLoader.key).
                 try connection.execute("DELETE FROM image_data WHERE url NOT IN (SELECT \(SQLiteConnection.imageKeyFunction)(url) FROM feed_image)", "write")
             }
+            // Again: the statements above may have taken a while.
+            if connection.interruptRequested.isRaised {
+                throw ErrorRecord(.store, "\(path): interrupted before the commit: nothing saved")
+            }
             try connection.execute("COMMIT", "write")
         }
         active = false

@@ -236,7 +236,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
     /// the second lookup in one pass over the image data, so that a lookup
     /// reads that entry alone where it read the document up to it (a view
     /// of a feed of 100k images with data took hours; now half a second).
-    /// An entry is 8 bytes, sorted: its URL's fingerprint's top 24 bits,
+    /// An entry is 8 bytes, sorted: its URL's keyed fingerprint's top 24 bits,
     /// then the offset just after the entry before it (the `,` comes next),
     /// or after the object's `{` for the first (the lowest bit tells). A
     /// lookup reads each entry of its tag and compares the URL.
@@ -263,13 +263,14 @@ final class JSONFileTransaction: FeedStoreTransaction {
         return index
     }
 
-    /// A 64-bit FNV-1a hash of `bytes`, its bits mixed (splitmix64's finish).
+    /// A 64-bit hash of `bytes` keyed with the process's own random seed
+    /// (the standard library's `Hasher`, SipHash-1-3): URLs cannot be chosen
+    /// to share a tag, so that each lookup would compare every entry (an
+    /// unkeyed hash let a server make a view of n images take n² reads).
     private static func fingerprint(_ bytes: [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
-        return h ^ (h >> 31)
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 
     /// The data of the image data value that comes next (checked already when the document was read).

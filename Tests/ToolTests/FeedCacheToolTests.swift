@@ -178,15 +178,17 @@ final class FeedCacheToolTests: XCTestCase {
     }
 
     func test_save_SIGTERMWhileReadingChangesNothingAndExits143() {
+        var first = true
         forEachStore { store in
             cache("save", store, stdin: feedA)
-            // SIGHUP as SIGTERM (a closed terminal, a supervisor's hang-up).
-            for (signal, status) in [("TERM", "143"), ("HUP", "129")] {
+            // SIGHUP as SIGTERM (a closed terminal, a supervisor's hang-up): one store is enough, the handling is the tool's.
+            for (signal, status) in first ? [("TERM", "143"), ("HUP", "129")] : [("TERM", "143")] {
                 let run = sh(#"{ printf '%s\n' "$R"; sleep 5; } | feed-cache --store "$S" save & pid=$!; sleep 1; kill -$G $pid; wait $pid; echo $?"#,
                              environment: ["R": Self.image2, "S": store, "G": signal], timeout: 20)
                 XCTAssertEqual(run.out, status + "\n", "SIG\(signal): \(run.stderr)")
                 XCTAssertEqual(cache("load", store).out, feedA)
             }
+            first = false
         }
     }
 

@@ -208,6 +208,11 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
         if feeds.changed > 0 || images.changed > 0 { feedChanged = true }
     }
 
+    /// In `$TMPDIR` (else /tmp), in an unlinked temporary file past 4 MiB.
+    func makeCachedImageSpool() -> any CachedImageSpool {
+        FileCachedImageSpool(directory: Self.temporaryDirectory, path: name)
+    }
+
     func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
         try checkActive()
         _ = try connection.query("""

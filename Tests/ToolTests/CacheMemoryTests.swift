@@ -37,6 +37,38 @@ final class CacheMemoryTests: XCTestCase {
         }
     }
 
+    /// A merging save (what feed-show does with the first page, and feed-sync
+    /// with each) copies the cached feed to a spool file, not to memory: a
+    /// page merged into a cached feed of 50 MB stays under the bound, in
+    /// both file stores, and lands where it belongs.
+    func test_mergeOfAPageIntoACachedFeedLargerThanTheBound_staysUnder32MiB() throws {
+        try requireGNUTime()
+        let dir = temporaryDirectory(self)
+        let generate = sh(#"""
+            awk 'BEGIN { pad = sprintf("%300s", ""); gsub(/ /, "x", pad); for (i = 0; i < 120000; i++) printf "{\"id\":\"%08X-0000-4000-8000-%012X\",\"description\":\"item %d %s\",\"url\":\"https://images.example.com/feed/%d.jpg\"}\n", i, i, i, pad, i }' > "$D/big"
+            printf '{"id":"AAAAAAAA-0000-4000-8000-000000000000","url":"https://images.example.com/new.jpg"}\n' > "$D/page"
+            sed -n '3,4p' "$D/big" >> "$D/page"
+            """#, environment: ["D": dir])
+        XCTAssertEqual(generate.status, 0, generate.stderr)
+        for name in ["feed.sqlite", "feed.json"] {
+            let run = sh(#"""
+                feed-cache --store "$S" save < "$D/big" &&
+                /usr/bin/time -f %M -o "$D/merge.rss" feed-cache --store "$S" save --merge < "$D/page" &&
+                printf '{"id":"BBBBBBBB-0000-4000-8000-000000000000","url":"https://images.example.com/b.jpg"}\n' |
+                    /usr/bin/time -f %M -o "$D/after.rss" feed-cache --store "$S" save --merge --after 0000EA60-0000-4000-8000-00000000EA60 &&
+                feed-cache --store "$S" load > "$D/out" && wc -l < "$D/out" && cut -c8-15 "$D/out" | sed -n '1,4p;60000,60002p'
+                ls -A "$D" | grep -c '^[.]feed-cache-merge'
+                """#, environment: ["D": dir, "S": dir + "/" + name], timeout: 120)
+            XCTAssertEqual(run.out, "120000\nAAAAAAAA\n00000002\n00000003\n00000004\n0000EA60\nBBBBBBBB\n0000EA61\n0\n", "\(name): \(run.stderr)")
+            for step in ["merge", "after"] {
+                let text = try String(contentsOfFile: "\(dir)/\(step).rss", encoding: .utf8)
+                let kib = try XCTUnwrap(text.split(separator: "\n").last.flatMap { Int($0) }, "no peak RSS in \(text)")
+                XCTAssertLessThan(kib, Self.limitKiB, "\(name): save --merge (\(step)) into 50 MB of cached records peaked at \(kib / 1024) MiB")
+            }
+            try? FileManager.default.removeItem(atPath: dir + "/" + name)
+        }
+    }
+
     /// The views of a feed larger than the bound: `load --images` keeps the
     /// records in its spool while the store lends them, `feed-view` writes the
     /// page as the records come and keeps the Atom entries in its spool.

@@ -7,20 +7,21 @@ import Foundation
 import Glibc
 #endif
 
-/// The images of a cached feed as their text, in order, in one buffer: what
-/// a merging save (`LocalFeedLoader.merge`) reads from the store before it
-/// writes the feed anew. About the text's size in memory (the fields, 36
-/// bytes of id, four offsets an image); no string is made.
-struct CachedImageRun {
+/// A `CachedImageSpool` in memory: the images' text, in order, in one
+/// buffer, about the text's size (the fields, 36 bytes of id, four offsets
+/// an image); no string is made.
+public final class CachedImageRun: CachedImageSpool {
     private var bytes: [UInt8] = []
     /// For each image: where its id, description, location and url end in
     /// `bytes` (an absent field: -1 in place of its end, and no bytes).
     private var ends: [Int32] = []
     private static let fields = 4
 
-    var count: Int { ends.count / Self.fields }
+    public init() {}
 
-    mutating func append(_ image: CachedImageText) throws(ErrorRecord) {
+    public var count: Int { ends.count / Self.fields }
+
+    public func append(_ image: CachedImageText) throws(ErrorRecord) {
         guard bytes.count + image.id.count + image.url.count + (image.description?.count ?? 0) + (image.location?.count ?? 0) < Int(Int32.max) else {
             throw ErrorRecord(.store, "the cached feed is too large to merge a page into (2 GiB of text)")
         }
@@ -39,7 +40,7 @@ struct CachedImageRun {
     }
 
     /// The first image at or after `start` whose canonical id is `id` (36 bytes).
-    func index(of id: [UInt8], from start: Int = 0) -> Int? {
+    public func index(of id: [UInt8], from start: Int) -> Int? {
         guard id.count == 36, start < count else { return nil }
         return bytes.withUnsafeBufferPointer { all in
             for i in start..<count {
@@ -50,8 +51,12 @@ struct CachedImageRun {
         }
     }
 
+    public func forEach(in range: Range<Int>, _ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+        for i in range { try lend(i, to: body) }
+    }
+
     /// Lends image `i` to `body` as text.
-    func lend<T>(_ i: Int, to body: (CachedImageText) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
+    private func lend<T>(_ i: Int, to body: (CachedImageText) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
         var outcome: Result<T, ErrorRecord>!
         bytes.withUnsafeBufferPointer { all in
             let base = i * Self.fields

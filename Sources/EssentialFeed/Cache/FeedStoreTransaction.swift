@@ -27,4 +27,6 @@ public protocol FeedStoreTransaction: FeedStoreReader {
     func touchCachedFeed(timestamp: Timestamp) throws(ErrorRecord) -> Bool
     /// Stores `data` for `url`, replacing what was stored for it.
     func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord)
+    /// An empty spool for a copy of the cached images (see `CachedImageSpool`).
+    func makeCachedImageSpool() -> any CachedImageSpool
 }

@@ -73,13 +73,14 @@ public struct LocalFeedLoader {
     ///
     /// An expired cached feed is not kept, as `append`. At the head, the
     /// feed keeps `validators` (those of its first page); after an image,
-    /// it keeps the validators it had. The cached feed is held in memory as
-    /// text while the page is written.
+    /// it keeps the validators it had. The cached feed is copied, as text,
+    /// into the transaction's spool (`makeCachedImageSpool`) while the page
+    /// is written.
     @discardableResult
     public func merge(reading read: FeedImageReading, after: UUID?, validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheMergeResult {
         let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
-            var cached = CachedImageRun()
+            let cached = tx.makeCachedImageSpool()
             var dropped = 0
             var keptValidators: FeedValidators?
             if let header = try tx.retrieveHeader() {
@@ -92,15 +93,15 @@ public struct LocalFeedLoader {
             }
             let start: Int
             if let after {
-                start = after.withCanonicalText { cached.index(of: Array($0)) }.map { $0 + 1 } ?? cached.count
+                start = try cached.index(of: after.withCanonicalText { Array($0) }, from: 0).map { $0 + 1 } ?? cached.count
             } else {
                 start = 0
             }
             try tx.deleteCachedFeed()
             let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: false)
             var result = FeedCacheMergeResult(ahead: 0, saved: 0, skipped: 0, after: 0, replaced: 0, droppedExpired: dropped)
-            for i in 0..<start where try cached.lend(i, to: { (image) throws(ErrorRecord) in try writer.add(image) }) {
-                result.ahead += 1
+            try cached.forEach(in: 0..<start) { (image) throws(ErrorRecord) in
+                if try writer.add(image) { result.ahead += 1 }
             }
             var last: [UInt8]?
             let add = { (image: CachedImageText) throws(ErrorRecord) -> Bool in
@@ -110,10 +111,11 @@ public struct LocalFeedLoader {
                 return added
             }
             while try read(add) {}
-            let end = last.map { cached.index(of: $0, from: start).map { $0 + 1 } ?? start } ?? cached.count
+            var end = cached.count
+            if let last { end = try cached.index(of: last, from: start).map { $0 + 1 } ?? start }
             result.replaced = end - start
-            for i in end..<cached.count where try cached.lend(i, to: { (image) throws(ErrorRecord) in try writer.add(image) }) {
-                result.after += 1
+            try cached.forEach(in: end..<cached.count) { (image) throws(ErrorRecord) in
+                if try writer.add(image) { result.after += 1 }
             }
             if after == nil {
                 if let validators = validators() { try tx.setValidators(validators) }

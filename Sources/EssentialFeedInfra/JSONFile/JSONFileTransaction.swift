@@ -466,6 +466,11 @@ final class JSONFileTransaction: FeedStoreTransaction {
         feedChanged = true
     }
 
+    /// Beside the store, in an unlinked temporary file past 4 MiB.
+    func makeCachedImageSpool() -> any CachedImageSpool {
+        FileCachedImageSpool(directory: POSIXFiles.directory(of: documentPath), path: path)
+    }
+
     func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
         try checkReadable()
         guard temporaryPath != nil else { throw ErrorRecord(.internal, "\(path): a read transaction cannot write") }

@@ -249,6 +249,11 @@ final class SQLiteTransaction: FeedStoreTransaction {
         }
     }
 
+    /// Beside the store, in an unlinked temporary file past 4 MiB.
+    func makeCachedImageSpool() -> any CachedImageSpool {
+        FileCachedImageSpool(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
+    }
+
     func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
         try checkActive()
         try connection.guarded { () throws(ErrorRecord) in

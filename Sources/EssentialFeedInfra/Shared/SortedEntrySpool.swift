@@ -179,7 +179,8 @@ final class SortedEntrySpool {
         fileSize += bytes.count
     }
 
-    private static func appendLength(_ n: Int, to out: inout [UInt8]) {
+    /// Appends `n` as 4 bytes, least significant first (the spools' lengths).
+    static func appendLength(_ n: Int, to out: inout [UInt8]) {
         let v = UInt32(n)
         out.append(UInt8(truncatingIfNeeded: v))
         out.append(UInt8(truncatingIfNeeded: v >> 8))

@@ -41,7 +41,7 @@ public final class PostgreSQLFeedStore: FeedStore {
     private var running = false
 
     /// The schema version this release writes and reads.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// The schema that holds the store's tables.
     public static let schema = "essential_feed"
     /// What `essential_feed.store` says of a schema of ours.
@@ -89,6 +89,7 @@ public final class PostgreSQLFeedStore: FeedStore {
             defer { tx.end() }
             switch try schemaState(connection) {
             case .missing: try createSchema(connection)
+            case .version1: try migrateFromVersion1(connection)
             case .current: break
             }
             let result = try body(tx)
@@ -107,11 +108,12 @@ public final class PostgreSQLFeedStore: FeedStore {
         do throws(ErrorRecord) {
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "begin a transaction")
             let result: T
-            switch try schemaState(connection) {
+            let state = try schemaState(connection)
+            switch state {
             case .missing:
                 result = try body(FeedStoreSnapshotTransaction(FeedStoreSnapshot()))
-            case .current:
-                let reader = PostgreSQLTransaction(connection)
+            case .current, .version1:
+                let reader = PostgreSQLTransaction(connection, hasFirstCached: state == .current)
                 defer { reader.end() }
                 result = try body(reader)
             }
@@ -129,7 +131,7 @@ public final class PostgreSQLFeedStore: FeedStore {
         let connection = try connect()
         try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "begin a transaction")
         defer { connection.rollback() }
-        guard try schemaState(connection) == .current else {
+        guard try schemaState(connection) != .missing else {
             return FeedStoreInfo(kind: "postgresql", path: name, exists: false, schemaVersion: nil,
                                  itemCount: nil, timestamp: nil, imageDataCount: 0, imageDataBytes: 0)
         }
@@ -177,7 +179,12 @@ public final class PostgreSQLFeedStore: FeedStore {
         try connection.execute("SET LOCAL lock_timeout = 0", "lock")
     }
 
-    enum SchemaState { case missing, current }
+    enum SchemaState {
+        case missing
+        /// Before each image kept when it was first cached (migrated by the next write transaction).
+        case version1
+        case current
+    }
 
     /// Whether the store's schema is there and ours, at this version.
     private func schemaState(_ connection: PostgreSQLConnection) throws(ErrorRecord) -> SchemaState {
@@ -199,20 +206,30 @@ public final class PostgreSQLFeedStore: FeedStore {
         guard marks.rows == 1, marks.text(0, 0) == Self.application, let version = marks.text(0, 1).flatMap({ Int($0) }) else {
             throw foreign("\(Self.schema).store is not a feed cache's")
         }
-        guard version == Self.schemaVersion else {
+        if version != Self.schemaVersion {
             if version > Self.schemaVersion {
                 throw ErrorRecord(.store, "\(name): the feed cache's schema is version \(version), newer than this release's (\(Self.schemaVersion)): upgrade essential-feed")
             }
-            throw foreign("unknown schema version \(version)")
+            guard version == 1 else { throw foreign("unknown schema version \(version)") }
         }
         guard names.isSuperset(of: ["feed_cache", "feed_image", "image_data"]) else {
             throw foreign("tables are missing from \(Self.schema)")
         }
-        return .current
+        return version == 1 ? .version1 : .current
     }
 
     private func foreign(_ reason: String) -> ErrorRecord {
         ErrorRecord(.store, "\(name): the schema \(Self.schema) is not a feed cache of this toolkit's: \(reason); nothing was changed")
+    }
+
+    /// Version 1 to 2: when each image was first cached, a column of its
+    /// row (NULL in the rows already there: their feed's timestamp).
+    private func migrateFromVersion1(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
+        let s = Self.schema
+        try connection.execute("""
+            ALTER TABLE \(s).feed_image ADD COLUMN first_cached_seconds bigint;
+            UPDATE \(s).store SET schema_version = \(Self.schemaVersion);
+            """, "migrate the store's schema")
     }
 
     private func createSchema(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
@@ -239,7 +256,8 @@ public final class PostgreSQLFeedStore: FeedStore {
                 description text,
                 location text,
                 url text NOT NULL,
-                data_key text
+                data_key text,
+                first_cached_seconds bigint
             );
             CREATE TABLE \(s).image_data (
                 url text PRIMARY KEY,

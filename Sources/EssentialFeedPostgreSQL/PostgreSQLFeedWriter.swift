@@ -21,10 +21,14 @@ final class PostgreSQLFeedWriter: FeedImageWriter {
     private var active = true
     private let canonical = UnsafeMutablePointer<UInt8>.allocate(capacity: 36)
     static let batchBytes = 256 << 10
-    private static let copy = "COPY \(PostgreSQLFeedStore.schema).feed_image (position, id, description, location, url, data_key) FROM STDIN"
+    private static let copy = "COPY \(PostgreSQLFeedStore.schema).feed_image (position, id, description, location, url, data_key, first_cached_seconds) FROM STDIN"
 
-    init(_ connection: PostgreSQLConnection, ids: consuming IDSet, next: Int64) {
+    /// When the images added were first cached, when they do not say (the feed's timestamp).
+    private let firstCached: Int64
+
+    init(_ connection: PostgreSQLConnection, ids: consuming IDSet, next: Int64, firstCached: Int64) {
         self.connection = connection
+        self.firstCached = firstCached
         self.ids = ids
         self.next = next
         buffer.reserveCapacity(Self.batchBytes + 4096)
@@ -98,12 +102,18 @@ final class PostgreSQLFeedWriter: FeedImageWriter {
         } else {
             PostgreSQLText.appendCopyField(nil, to: &buffer)
         }
+        buffer.append(9)
+        appendDecimal(image.firstCached ?? firstCached)
         buffer.append(10)
         if buffer.count >= Self.batchBytes { try send() }
         return true
     }
 
     private func appendDecimal(_ value: Int64) {
+        if value < 0 {
+            buffer.append(contentsOf: String(value).utf8)
+            return
+        }
         if value < 10 {
             buffer.append(UInt8(ascii: "0") + UInt8(value))
             return

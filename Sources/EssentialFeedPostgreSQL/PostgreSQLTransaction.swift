@@ -23,8 +23,12 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
     private var writer: PostgreSQLFeedWriter?
     private static let s = PostgreSQLFeedStore.schema
 
-    init(_ connection: PostgreSQLConnection) {
+    /// Whether the rows keep when their image was first cached (schema 2).
+    private let hasFirstCached: Bool
+
+    init(_ connection: PostgreSQLConnection, hasFirstCached: Bool = true) {
         self.connection = connection
+        self.hasFirstCached = hasFirstCached
     }
 
     private var name: String { connection.name }
@@ -90,17 +94,17 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
 
     func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
         try checkActive()
-        _ = try connection.query("COPY (SELECT id, description, location, url FROM \(Self.s).feed_image ORDER BY position) TO STDOUT",
+        _ = try connection.query("COPY (SELECT id, description, location, url, \(hasFirstCached ? "first_cached_seconds" : "NULL") FROM \(Self.s).feed_image ORDER BY position) TO STDOUT",
                                  expecting: PGRES_COPY_OUT, "read")
         var scratch: [UInt8] = []
-        var fields: [Range<Int>?] = [nil, nil, nil, nil]
+        var fields: [Range<Int>?] = [nil, nil, nil, nil, nil]
         var item = 0
         let canonical = UnsafeMutablePointer<UInt8>.allocate(capacity: 36)
         defer { canonical.deallocate() }
         do throws(ErrorRecord) {
             try connection.copyOut("read") { (row) throws(ErrorRecord) in
                 item += 1
-                guard PostgreSQLText.decodeRow(row, scratch: &scratch, fields: &fields) else { throw damaged("item \(item) is not a row of 4 fields") }
+                guard PostgreSQLText.decodeRow(row, scratch: &scratch, fields: &fields) else { throw damaged("item \(item) is not a row of 5 fields") }
                 try scratch.withUnsafeBufferPointer { (all) throws(ErrorRecord) in
                     func slice(_ range: Range<Int>?) -> UnsafeBufferPointer<UInt8>? {
                         range.map { UnsafeBufferPointer(rebasing: all[$0]) }
@@ -112,7 +116,8 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
                         UUID.writeCanonical(uuid.uuid, to: canonical)
                         id = UnsafeBufferPointer(start: canonical, count: 36)
                     }
-                    try body(CachedImageText(id: id, description: slice(fields[1]), location: slice(fields[2]), url: url))
+                    let firstCached = slice(fields[4]).flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+                    try body(CachedImageText(id: id, description: slice(fields[1]), location: slice(fields[2]), url: url, firstCached: firstCached))
                 }
             }
         } catch {
@@ -161,7 +166,7 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
             """, [String(timestamp.seconds), String(timestamp.nanoseconds)], "write")
         if let kept { try writeValidators(kept) }
         feedChanged = true
-        let writer = PostgreSQLFeedWriter(connection, ids: ids, next: next)
+        let writer = PostgreSQLFeedWriter(connection, ids: ids, next: next, firstCached: timestamp.seconds)
         self.writer = writer
         return writer
     }

@@ -50,7 +50,8 @@ public struct FeedAtomRenderer {
         kind = options.kind
     }
 
-    /// The feed's date: the latest `cached_at` met, else the latest comment's
+    /// The feed's date: the latest entry's date met (an image's
+    /// `first_cached_at`, else its `cached_at`), else the latest comment's
     /// `created_at`, else `now`.
     public var updated: Timestamp { cachedAt ?? latestComment ?? options.now }
 
@@ -62,7 +63,9 @@ public struct FeedAtomRenderer {
             return nil
         case let .image(image):
             if kind == nil { kind = .feed }
-            if let stamp = image.cachedAt { cachedAt = max(cachedAt ?? stamp, stamp) }
+            // An entry changes when its image first came into the cache, not at each save.
+            let updated = image.firstCachedAt ?? image.cachedAt
+            if let stamp = updated { cachedAt = max(cachedAt ?? stamp, stamp) }
             let shown = Secrets.redact(image.url)
             // Links only to http and https: any other scheme (javascript:,
             // data:, …) leaves them out, and the entry keeps its text.
@@ -82,7 +85,7 @@ public struct FeedAtomRenderer {
             var out = "<entry>\n"
             out += "<id>\(image.id.map(Self.urn) ?? url ?? Self.defaultID)</id>\n"
             out += "<title>\(MarkupText.xml(Self.oneLine(title)))</title>\n"
-            out += "<updated>\(Self.date(image.cachedAt ?? options.now))</updated>\n"
+            out += "<updated>\(Self.date(updated ?? options.now))</updated>\n"
             if let url {
                 out += "<link rel=\"alternate\"\(typeAttribute) href=\"\(url)\"/>\n"
                 out += "<link rel=\"enclosure\"\(typeAttribute)\(length.map { " length=\"\($0)\"" } ?? "") href=\"\(url)\"/>\n"

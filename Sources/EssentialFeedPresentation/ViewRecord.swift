@@ -33,6 +33,8 @@ public enum ViewRecord {
         public var dataBase64: String?
         /// When the feed was cached, as `feed-cache load --cached-at` adds it.
         public var cachedAt: Timestamp?
+        /// When the cache first had the image, as `feed-cache load --cached-at` adds it.
+        public var firstCachedAt: Timestamp? = nil
     }
 
     /// Reads `document`; nil for a record that is none of the three.
@@ -52,7 +54,8 @@ public enum ViewRecord {
         if let url = string("url"), document.member(root, "id") != nil {
             self = .image(Image(id: id, description: string("description"), location: string("location"), url: url,
                                 dataBase64: string(FeedImageRecordFields.imageData),
-                                cachedAt: string(FeedImageRecordFields.cachedAt).flatMap(Timestamp.init(iso8601:))))
+                                cachedAt: string(FeedImageRecordFields.cachedAt).flatMap(Timestamp.init(iso8601:)),
+                                firstCachedAt: string(FeedImageRecordFields.firstCachedAt).flatMap(Timestamp.init(iso8601:))))
             return
         }
         return nil

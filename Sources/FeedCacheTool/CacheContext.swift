@@ -182,8 +182,9 @@ struct CacheContext {
     }
 
     /// Writes the valid cached feed (see `load`) with what a view needs added
-    /// to each record: its image's stored data (`image_data_base64`, when
-    /// there is some) and when the feed was cached (`cached_at`). The records
+    /// to each record: when the cache first had its image (`first_cached_at`),
+    /// its image's stored data (`image_data_base64`, when there is some) and
+    /// when the feed was cached (`cached_at`). The records
     /// wait in a spool while the store lends them; their data is then read in
     /// the same read transaction. Memory holds one image's data at a time.
     private func writeCachedFeedForView(images: Bool, cachedAt: Bool) -> ErrorRecord? {
@@ -195,6 +196,12 @@ struct CacheContext {
             let summary = try loader().load(visiting: { (image) throws(ErrorRecord) in
                 record.removeAll(keepingCapacity: true)
                 image.appendRecord(to: &record)
+                if cachedAt, let firstCached = image.firstCached {
+                    record.removeLast()  // its closing brace
+                    record.append(contentsOf: #","\#(FeedImageRecordFields.firstCachedAt)":""#.utf8)
+                    Timestamp(seconds: firstCached).appendISO8601(to: &record)
+                    record.append(contentsOf: #""}"#.utf8)
+                }
                 try kept.append(line: record)
             }, afterwards: { (header, imageData) throws(ErrorRecord) in
                 var stamp: [UInt8] = []

@@ -42,7 +42,8 @@ public enum FeedCacheTool {
               load            write the cached feed; empty or expired: a not_found
                               error record and exit 66. --images adds each image's
                               stored data to its record (image_data_base64),
-                              --cached-at when the feed was saved (cached_at)
+                              --cached-at when the cache first had it and when
+                              the feed was saved (first_cached_at, cached_at)
               fallback        read feed image records and write them on unchanged; when
                               the input failed (an error record, an invalid line), write
                               the cached feed instead, as load would (exit 0); with no
@@ -85,7 +86,9 @@ public enum FeedCacheTool {
               --allow-empty     save: an input without records empties the cache
               --images          load: add each image's stored data, base64, as
                                 image_data_base64 (for feed-view --format html)
-              --cached-at       load: add when the feed was saved, as cached_at
+              --cached-at       load: add when the cache first had each image and
+                                when the feed was saved, as first_cached_at and
+                                cached_at
               --output FILE     image: write the data to FILE; - for standard output,
                                 even a terminal
               -h, --help        print this help and exit

@@ -19,7 +19,7 @@ final class ConfirmFeedCacheUseCaseTests: XCTestCase {
             return true
         }, validators: { self.validators })
         XCTAssertEqual(store.messages, [
-            .beginTransaction, .deleteCachedFeed, .beginFeed(now, keepingCachedImages: false), .add(image), .setValidators(validators), .commit,
+            .beginTransaction, .retrieveHeader, .deleteCachedFeed, .beginFeed(now, keepingCachedImages: false), .add(image), .setValidators(validators), .commit,
         ])
     }
 

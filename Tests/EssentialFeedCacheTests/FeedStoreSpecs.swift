@@ -137,6 +137,49 @@ extension ValidatorsFeedStoreSpecs where Self: XCTestCase {
         }
     }
 
+    /// Each image keeps when the cache first had it, through a save that
+    /// replaces the feed, a merged page and an append; an image new to the
+    /// cache takes its save's time. (What an Atom entry's `updated` is.)
+    func assertThatEachImageKeepsWhenItWasFirstCached(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
+        let a = uniqueImage(), b = uniqueImage(), c = uniqueImage(), d = uniqueImage(), e = uniqueImage()
+        let day: Int64 = 86_400
+        let start = anyTimestamp().seconds
+        func loader(_ days: Int64) -> LocalFeedLoader {
+            LocalFeedLoader(store: sut, currentDate: { Timestamp(seconds: start + days * day, nanoseconds: 5) })
+        }
+        func reading(_ images: [FeedImage]) -> LocalFeedLoader.FeedImageReading {
+            var iterator = images.makeIterator()
+            return { (add) throws(ErrorRecord) -> Bool in
+                guard let image = iterator.next() else { return false }
+                _ = try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try add(text) }
+                return true
+            }
+        }
+        func firstCached(at days: Int64) -> [String] {
+            var out: [String] = []
+            do {
+                _ = try loader(days).load { (image) in
+                    out.append("\(image.image.id == a.id ? "a" : image.image.id == b.id ? "b" : image.image.id == c.id ? "c" : image.image.id == d.id ? "d" : "e")\((image.firstCached ?? -1 - start) - start)")
+                }
+            } catch {
+                XCTFail("unexpected \(error)", file: file, line: line)
+            }
+            return out
+        }
+        XCTAssertNoThrow(try loader(0).save(reading: reading([a, b])), file: file, line: line)
+        XCTAssertEqual(firstCached(at: 0), ["a0", "b0"], "a new feed: its save's time, in whole seconds", file: file, line: line)
+        XCTAssertNoThrow(try loader(1).save(reading: reading([c, a])), file: file, line: line)
+        XCTAssertEqual(firstCached(at: 1), ["c\(day)", "a0"], "a replacing save: a stays, c is new", file: file, line: line)
+        XCTAssertNoThrow(try loader(2).merge(reading: reading([d, c]), after: nil), file: file, line: line)
+        XCTAssertEqual(firstCached(at: 2), ["d\(2 * day)", "c\(day)", "a0"], "a merged page, and what it does not cover", file: file, line: line)
+        XCTAssertNoThrow(try loader(3).append(reading: reading([e, a])), file: file, line: line)
+        XCTAssertEqual(firstCached(at: 3), ["d\(2 * day)", "c\(day)", "a0", "e\(3 * day)"], "an append keeps the first", file: file, line: line)
+        XCTAssertNoThrow(try loader(4).merge(reading: reading([a]), after: d.id), file: file, line: line)
+        XCTAssertEqual(firstCached(at: 4), ["d\(2 * day)", "a0", "e\(3 * day)"], "a page after an image: a moved up keeps its time", file: file, line: line)
+        XCTAssertNoThrow(try loader(5).save(reading: reading([b])), file: file, line: line)
+        XCTAssertEqual(firstCached(at: 5), ["b\(5 * day)"], "an image that left the feed is new when it comes back", file: file, line: line)
+    }
+
     func assertThatValidatorsAreKeptWithTheFeed(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertNil(validators(sut, file: file, line: line), "none on an empty store", file: file, line: line)
         let feed = uniqueFeed()

@@ -10,7 +10,7 @@ final class StreamingCacheUseCaseTests: XCTestCase {
 
         let result = try sut.save(reading: reading(feed))
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .deleteCachedFeed, .beginFeed(fixedCurrentDate, keepingCachedImages: false)]
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .beginFeed(fixedCurrentDate, keepingCachedImages: false)]
                        + feed.map { .add($0) } + [.commit])
         XCTAssertEqual(result, FeedCacheSaveResult(saved: 3, skipped: 0))
     }
@@ -55,7 +55,7 @@ final class StreamingCacheUseCaseTests: XCTestCase {
 
         XCTAssertEqual(error, anyStoreError())
         XCTAssertEqual(calls, 0)
-        XCTAssertEqual(store.messages, [.beginTransaction, .deleteCachedFeed, .rollback])
+        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .rollback])
     }
 
     func test_appendReading_keepsAValidCacheAndAddsAfterIt() throws {

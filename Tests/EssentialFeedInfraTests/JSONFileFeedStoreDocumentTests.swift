@@ -158,7 +158,7 @@ final class JSONFileFeedStoreDocumentTests: XCTestCase {
 
         // Any write writes it again as this store writes documents: compact, sorted image data.
         try sut.insertImageData([9], for: "https://c.example/3.png")
-        let expected = #"{"format":"essential-feed-cache","version":1,"timestamp":"\#(timestamp.iso8601)","feed":[{"id":"0F618D2C-83C6-4C5D-97F7-8E51F97BAAC5","location":"Porto","url":"https://a.example/1.png"},{"id":"1F618D2C-83C6-4C5D-97F7-8E51F97BAAC5","description":"a \"quote\"","url":"https://b.example/2.png"}],"image_data":{"https://a.example/1.png":"/wAQ","https://b.example/2.png":"AQID","https://c.example/3.png":"CQ=="}}"# + "\n"
+        let expected = #"{"format":"essential-feed-cache","version":1,"timestamp":"\#(timestamp.iso8601)","feed":[{"id":"0F618D2C-83C6-4C5D-97F7-8E51F97BAAC5","location":"Porto","url":"https://a.example/1.png","first_cached":1704067200},{"id":"1F618D2C-83C6-4C5D-97F7-8E51F97BAAC5","description":"a \"quote\"","url":"https://b.example/2.png","first_cached":1704067200}],"image_data":{"https://a.example/1.png":"/wAQ","https://b.example/2.png":"AQID","https://c.example/3.png":"CQ=="}}"# + "\n"
         XCTAssertEqual(String(decoding: try XCTUnwrap(StoreTestFiles.bytes(storePath)), as: UTF8.self), expected)
     }
 

@@ -119,6 +119,10 @@ final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImag
         assertThatValidatorsAreKeptWithTheFeed(on: makeSUT())
     }
 
+    func test_firstCached_isKeptWithEachImageAcrossSavesMergesAndAppends() throws {
+        assertThatEachImageKeepsWhenItWasFirstCached(on: makeSUT())
+    }
+
     func test_validators_goWithAReplacedOrDeletedFeed_andStayWhenImagesAreAddedAfterIt() throws {
         assertThatValidatorsGoWithAReplacedOrDeletedFeedAndStayWhenImagesAreAdded(on: makeSUT())
     }

@@ -103,6 +103,28 @@ final class PostgreSQLFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedIm
         assertThatValidatorsAreKeptWithTheFeed(on: makeSUT())
     }
 
+    func test_firstCached_isKeptWithEachImageAcrossSavesMergesAndAppends() throws {
+        assertThatEachImageKeepsWhenItWasFirstCached(on: makeSUT())
+    }
+
+    /// A store of schema version 1 (before the first-cached times) is read
+    /// as it is, its images first cached at their feed's timestamp, and
+    /// migrated by the next write.
+    func test_storeOfSchemaVersion1_isReadAsItIsAndMigratedByTheNextWrite() throws {
+        let feed = uniqueFeed(count: 2)
+        try makeSUT().insert(feed, timestamp: anyTimestamp())
+        _ = try server.psql("ALTER TABLE essential_feed.feed_image DROP COLUMN first_cached_seconds; UPDATE essential_feed.store SET schema_version = 1", database: database)
+        var times: [Int64?] = []
+        _ = try LocalFeedLoader(store: makeSUT(), currentDate: anyTimestamp).load { times.append($0.firstCached) }
+        XCTAssertEqual(times, [anyTimestamp().seconds, anyTimestamp().seconds])
+        XCTAssertEqual(try makeSUT().retrieve()?.feed, feed)
+
+        let later = Timestamp(seconds: anyTimestamp().seconds + 60)
+        try LocalFeedLoader(store: makeSUT(), currentDate: { later }).save(reading: { _ in false })
+        XCTAssertEqual(try server.psql("SELECT schema_version FROM essential_feed.store", database: database), "2\n")
+        XCTAssertEqual(try makeSUT().info().schemaVersion, 2)
+    }
+
     func test_validators_goWithAReplacedOrDeletedFeed_andStayWhenImagesAreAddedAfterIt() throws {
         assertThatValidatorsGoWithAReplacedOrDeletedFeedAndStayWhenImagesAreAdded(on: makeSUT())
     }

@@ -18,12 +18,12 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         directory = nil
     }
 
-    func test_insert_marksTheFileAsAFeedCacheOfSchemaVersion2() throws {
+    func test_insert_marksTheFileAsAFeedCacheOfSchemaVersion3() throws {
         try makeSUT().insert(uniqueFeed(), timestamp: anyTimestamp())
 
         XCTAssertEqual(try integer("PRAGMA application_id"), 0x4546_6564)
-        XCTAssertEqual(try integer("PRAGMA user_version"), 2)
-        XCTAssertEqual(SQLiteFeedStore.schemaVersion, 2)
+        XCTAssertEqual(try integer("PRAGMA user_version"), 3)
+        XCTAssertEqual(SQLiteFeedStore.schemaVersion, 3)
     }
 
     func test_insert_makesANewFileOf64KiBPages() throws {
@@ -173,9 +173,9 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
     func test_store_refusesANewerSchemaVersion() throws {
         let sut = makeSUT()
         try sut.insert(uniqueFeed(), timestamp: anyTimestamp())
-        try execute("PRAGMA user_version = 3")
+        try execute("PRAGMA user_version = 4")
 
-        let expected = ErrorRecord(.store, "\(storePath): feed cache schema version 3 is newer than this release supports (2)")
+        let expected = ErrorRecord(.store, "\(storePath): feed cache schema version 4 is newer than this release supports (3)")
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try makeSUT().retrieve() }), expected)
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try makeSUT().deleteCachedFeed() }), expected)
         XCTAssertEqual(try integer("SELECT count(*) FROM feed_image"), 2, "Expected nothing deleted")
@@ -311,7 +311,8 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         let appended = try LocalFeedLoader(store: sut, currentDate: anyTimestamp).append(reading: reading([uniqueImage()]))
         XCTAssertEqual(appended, FeedCacheAppendResult(kept: 3, added: 1, droppedExpired: 0))
         XCTAssertEqual(try sut.retrieve()?.feed.map(\.id.uuidString), ids + [try XCTUnwrap(sut.retrieve()?.feed.last?.id.uuidString)])
-        XCTAssertEqual(try integer("PRAGMA user_version"), 2, "a write migrates to version 2: the validators' columns")
+        XCTAssertEqual(try integer("PRAGMA user_version"), 3, "a write migrates to version 3: the validators' columns, then each image's first-cached time")
+        XCTAssertEqual(try integer("SELECT count(*) FROM feed_image WHERE first_cached_seconds IS NULL"), 3, "the rows already there say nothing: their feed's timestamp")
         XCTAssertEqual(try integer("PRAGMA page_size"), 4_096, "an existing file keeps its page size")
 
         let validators = FeedValidators(url: "http://h/v1/feed", etag: "\"e\"", lastModified: nil)

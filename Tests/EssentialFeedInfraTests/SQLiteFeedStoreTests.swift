@@ -88,6 +88,10 @@ final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageD
         assertThatValidatorsAreKeptWithTheFeed(on: makeSUT())
     }
 
+    func test_firstCached_isKeptWithEachImageAcrossSavesMergesAndAppends() throws {
+        assertThatEachImageKeepsWhenItWasFirstCached(on: makeSUT())
+    }
+
     func test_validators_goWithAReplacedOrDeletedFeed_andStayWhenImagesAreAddedAfterIt() throws {
         assertThatValidatorsGoWithAReplacedOrDeletedFeedAndStayWhenImagesAreAdded(on: makeSUT())
     }
@@ -260,7 +264,7 @@ final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageD
     }
 
     func test_info_describesTheStoreAndItsContent() throws {
-        assertThatInfoDescribesTheStoreAndItsContent(kind: "sqlite", schemaVersion: 2, make: make, in: directory)
+        assertThatInfoDescribesTheStoreAndItsContent(kind: "sqlite", schemaVersion: 3, make: make, in: directory)
     }
 
     // MARK: Helpers

@@ -330,7 +330,7 @@ final class FeedViewFormatTests: XCTestCase {
         let file = nginx.root + "/feed.atom"
         let environment = ["FEED_BASE_URL": server.base, "FEED_STORE": temporaryDirectory(self) + "/feed.sqlite", "S": AcceptanceTests.scripts,
                            "F": file, "LANG": "en_US.UTF-8", "LC_ALL": "", "XDG_CACHE_HOME": temporaryDirectory(self)]
-        let run = sh(#""$S/feed-sync" --limit 4 --atom "$F""#, environment: environment)
+        let run = sh(#""$S/feed-sync" --limit 4 --atom "$F" --now 2026-01-01T00:00:00Z"#, environment: environment)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) ?? 0, 0o644)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: nginx.root), ["feed.atom"], "nothing left beside it")
@@ -354,6 +354,16 @@ final class FeedViewFormatTests: XCTestCase {
             let query = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(*c.execute(\"select count(*), sum(content like '%<img src=\\\"http://%') from rss_item\").fetchone())"
             let items = sh("/usr/bin/python3 -c \(quoted(query)) \(quoted(home + "/cache.db"))")
             XCTAssertEqual(items.out, "4 4\n", items.stderr)
+        }
+        // The next run (half an hour later, nothing new): every entry keeps
+        // its date, and so does the feed, so readers see nothing change.
+        let next = sh(#""$S/feed-sync" --limit 4 --atom "$F" --now 2026-01-01T00:30:00Z && feed-cache load --now 2026-01-01T00:31:00Z | wc -l"#, environment: environment)
+        XCTAssertEqual(next.out, "4\n", next.stderr)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), published, "the same document")
+        if let python {
+            let script = "import feedparser, sys; d = feedparser.parse(sys.argv[1]); print(d.feed.updated, *[e.updated for e in d.entries])"
+            let read = sh("\(python) -c \(quoted(script)) \(nginx.base)/feed.atom")
+            XCTAssertEqual(read.out, Array(repeating: "2026-01-01T00:00:00Z", count: 5).joined(separator: " ") + "\n", read.stderr)
         }
         // No feed to write (the cache expired): the last one stays.
         let expired = sh(#""$S/feed-sync" --base-url http://127.0.0.1:9 --retry 0 --atom "$F" --now 2099-01-01T00:00:00Z"#, environment: environment)
@@ -382,13 +392,19 @@ final class FeedViewFormatTests: XCTestCase {
                 let image = sh("feed-cache image --output - \(quoted(url))", environment: environment)
                 XCTAssertEqual(Data(base64Encoded: record["image_data_base64"] as? String ?? ""), image.stdout, url)
                 XCTAssertEqual(record["cached_at"] as? String, "2020-05-20T12:00:00Z")
-                XCTAssertTrue(line.hasSuffix(#"","image_data_base64":"\#(record["image_data_base64"]!)","cached_at":"2020-05-20T12:00:00Z"}"#), line)
+                XCTAssertEqual(record["first_cached_at"] as? String, "2020-05-20T12:00:00Z")
+                XCTAssertTrue(line.hasSuffix(#"","first_cached_at":"2020-05-20T12:00:00Z","image_data_base64":"\#(record["image_data_base64"]!)","cached_at":"2020-05-20T12:00:00Z"}"#), line)
             }
             // The records stay feed image records: another cache takes them as they are.
             let again = sh("feed-cache load --images --now 2020-05-21T00:00:00Z | feed-cache --store \(quoted(directory + "/copy-" + store)) save && feed-cache --store \(quoted(directory + "/copy-" + store)) load --now 2020-05-21T00:00:00Z",
                            environment: environment)
             XCTAssertEqual(again.status, 0, again.stderr)
             XCTAssertEqual(again.out, plain.out)
+            // A later sync: each image cached before keeps when it was first cached; a new one has the sync's time.
+            let later = sh(#""$S/feed-sync" --limit 6 --now 2020-05-20T12:30:00.5Z && feed-cache load --cached-at --now 2020-05-21T00:00:00Z"#, environment: environment)
+            XCTAssertEqual(later.status, 0, later.stderr)
+            XCTAssertEqual(later.records().map { $0["first_cached_at"] as? String }, Array(repeating: "2020-05-20T12:00:00Z", count: 5) + ["2020-05-20T12:30:00Z"], store)
+            XCTAssertEqual(Set(later.records().map { $0["cached_at"] as? String }), ["2020-05-20T12:30:00.5Z"], store)
         }
     }
 

@@ -44,8 +44,8 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(info?["store"] as? String, "postgresql")
         XCTAssertEqual(info?["path"] as? String, store)
         XCTAssertEqual(info?["items"] as? Int, 2)
-        XCTAssertEqual(info?["schema_version"] as? Int, 1)
-        XCTAssertEqual(try server.psql("SELECT application, schema_version FROM essential_feed.store", database: database), "essential-feed feed cache|1\n")
+        XCTAssertEqual(info?["schema_version"] as? Int, 2)
+        XCTAssertEqual(try server.psql("SELECT application, schema_version FROM essential_feed.store", database: database), "essential-feed feed cache|2\n")
     }
 
     /// feed-sync keeps its lock for a database in the user's cache, and
@@ -170,8 +170,8 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         let run = sh("feed-cache --now 2020-05-21T00:00:00Z load --images --cached-at < /dev/null", environment: env)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.lines, [
-            #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a description","location":"a location","url":"http://h/image-0","cached_at":"2020-05-20T12:00:00Z"}"#,
-            #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/image-1","image_data_base64":"iVBORw0KGgo=","cached_at":"2020-05-20T12:00:00Z"}"#,
+            #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a description","location":"a location","url":"http://h/image-0","first_cached_at":"2020-05-20T12:00:00Z","cached_at":"2020-05-20T12:00:00Z"}"#,
+            #"{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"http://h/image-1","first_cached_at":"2020-05-20T12:00:00Z","image_data_base64":"iVBORw0KGgo=","cached_at":"2020-05-20T12:00:00Z"}"#,
         ])
     }
 
@@ -222,10 +222,10 @@ final class PostgreSQLStoreToolTests: XCTestCase {
 
     func test_aNewerSchemaVersion_isRefused74() throws {
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
-        try server.psql("UPDATE essential_feed.store SET schema_version = 2", database: database)
+        try server.psql("UPDATE essential_feed.store SET schema_version = 3", database: database)
         let run = sh("feed-cache --store \(quoted(store)) load < /dev/null")
         XCTAssertEqual(run.status, 74)
-        XCTAssertTrue(run.stderr.contains("schema is version 2, newer than this release's (1)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("schema is version 3, newer than this release's (2)"), run.stderr)
     }
 
     func test_writerHoldingTheLock_onAnotherConnection_makesASaveBusy75AfterItsWait() throws {

@@ -15,6 +15,8 @@ public final class CachedImageRun: CachedImageSpool {
     /// For each image: where its id, description, location and url end in
     /// `bytes` (an absent field: -1 in place of its end, and no bytes).
     private var ends: [Int32] = []
+    /// Each image's `firstCached` (`Int64.min`: nil).
+    private var firstCached: [Int64] = []
     private static let fields = 4
 
     public init() {}
@@ -37,6 +39,7 @@ public final class CachedImageRun: CachedImageSpool {
         }
         bytes.append(contentsOf: image.url)
         ends.append(Int32(bytes.count))
+        firstCached.append(image.firstCached ?? .min)
     }
 
     /// The first image at or after `start` whose canonical id is `id` (36 bytes).
@@ -69,7 +72,9 @@ public final class CachedImageRun: CachedImageSpool {
                 start = end
             }
             do throws(ErrorRecord) {
-                outcome = .success(try body(CachedImageText(id: fields[0]!, description: fields[1], location: fields[2], url: fields[3]!)))
+                let time = firstCached[i]
+                outcome = .success(try body(CachedImageText(id: fields[0]!, description: fields[1], location: fields[2], url: fields[3]!,
+                                                            firstCached: time == .min ? nil : time)))
             } catch {
                 outcome = .failure(error)
             }

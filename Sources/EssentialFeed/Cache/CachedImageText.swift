@@ -14,10 +14,16 @@ public struct CachedImageText {
     public let description: UnsafeBufferPointer<UInt8>?
     public let location: UnsafeBufferPointer<UInt8>?
     public let url: UnsafeBufferPointer<UInt8>
+    /// When the cache first had an image of this id, in whole seconds since
+    /// 1970 (kept with the image across saves; an Atom entry's `updated`);
+    /// nil where it is not known (an image being saved is given its
+    /// feed's, a cached one of an earlier release its feed's timestamp).
+    public var firstCached: Int64?
 
     /// `id` must be canonical (see `Identifiers.isCanonicalUUID`).
     public init(id: UnsafeBufferPointer<UInt8>, description: UnsafeBufferPointer<UInt8>?,
-                location: UnsafeBufferPointer<UInt8>?, url: UnsafeBufferPointer<UInt8>) {
+                location: UnsafeBufferPointer<UInt8>?, url: UnsafeBufferPointer<UInt8>, firstCached: Int64? = nil) {
+        self.firstCached = firstCached
         self.id = id
         self.description = description
         self.location = location

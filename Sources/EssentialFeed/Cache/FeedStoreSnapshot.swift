@@ -19,6 +19,9 @@ public struct FeedStoreSnapshot: Equatable, Sendable {
     public var imageData: [String: [UInt8]]
     /// The validators kept with the cached feed.
     public var validators: FeedValidators?
+    /// When each cached image was first cached (`CachedImageText.firstCached`),
+    /// by id; an image without an entry: its feed's timestamp.
+    public var firstCached: [UUID: Int64] = [:]
 
     public init(cache: Result<CachedFeed, ErrorRecord>? = nil, imageData: [String: [UInt8]] = [:], validators: FeedValidators? = nil) {
         self.validators = validators

@@ -24,7 +24,13 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
 
     public func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
         guard let cached = try retrieve() else { return }
-        for image in cached.feed { try CachedImageText.lending(image, to: body) }
+        for image in cached.feed {
+            try CachedImageText.lending(image) { (text) throws(ErrorRecord) in
+                var text = text
+                text.firstCached = snapshot.firstCached[image.id]
+                try body(text)
+            }
+        }
     }
 
     public func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
@@ -58,6 +64,7 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
         writer = nil
         snapshot.validators = nil
         snapshot.cache = .success(CachedFeed(feed: feed, timestamp: timestamp))
+        for image in feed { snapshot.firstCached[image.id] = timestamp.seconds }
         hasChanges = true
         feedChanged = true
     }
@@ -78,12 +85,13 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
     }
 
     /// Appends `image` to the cached feed, in place.
-    func append(_ image: FeedImage, from writer: SnapshotFeedWriter) throws(ErrorRecord) {
+    func append(_ image: FeedImage, firstCached: Int64?, from writer: SnapshotFeedWriter) throws(ErrorRecord) {
         guard writer === self.writer, case .success(var cached)? = snapshot.cache else {
             throw ErrorRecord(.internal, "a feed writer was used after its feed was replaced")
         }
         snapshot.cache = nil  // so that the feed's storage is not shared, and grows in place
         cached.feed.append(image)
+        snapshot.firstCached[image.id] = firstCached ?? cached.timestamp.seconds
         snapshot.cache = .success(cached)
     }
 
@@ -104,7 +112,11 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
     /// The snapshot to keep: the writes, plus the image data rule when the
     /// feed was inserted or deleted.
     public func commit() -> FeedStoreSnapshot {
-        if feedChanged { snapshot.dropImageDataNotInFeed() }
+        if feedChanged {
+            snapshot.dropImageDataNotInFeed()
+            let ids = Set((try? retrieve())??.feed.map(\.id) ?? [])
+            snapshot.firstCached = snapshot.firstCached.filter { ids.contains($0.key) }
+        }
         return snapshot
     }
 }

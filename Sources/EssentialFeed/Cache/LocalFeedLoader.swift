@@ -42,13 +42,16 @@ public struct LocalFeedLoader {
     /// rethrown: nothing changes.
     @discardableResult
     /// `validators`, asked once the images are read, are kept with the new
-    /// feed (those of its first page, for conditional requests).
+    /// feed (those of its first page, for conditional requests). An image
+    /// whose id the replaced feed had keeps the time it was first cached
+    /// (`CachedImageText.firstCached`); the others are first cached now.
     public func save(reading read: FeedImageReading, validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheSaveResult {
         let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
+            var firstCached = Self.firstCachedTimes(in: tx)
             try tx.deleteCachedFeed()
             let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: false)
-            let result = try add(read, to: writer)
+            let result = try add(read, to: writer, firstCached: &firstCached)
             if let validators = validators() { try tx.setValidators(validators) }
             return result
         }
@@ -81,11 +84,17 @@ public struct LocalFeedLoader {
         let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
             let cached = tx.makeCachedImageSpool()
+            var firstCached = FirstCachedTimes()
             var dropped = 0
             var keptValidators: FeedValidators?
             if let header = try tx.retrieveHeader() {
                 if policy.validate(header.timestamp, against: timestamp) {
-                    try tx.forEachCachedImage { (image) throws(ErrorRecord) in try cached.append(image) }
+                    try tx.forEachCachedImage { (image) throws(ErrorRecord) in
+                        var image = image
+                        if image.firstCached == nil { image.firstCached = header.timestamp.seconds }
+                        try cached.append(image)
+                        firstCached.add(id: image.id, time: image.firstCached!)
+                    }
                     if after != nil { keptValidators = try tx.retrieveValidators() }
                 } else {
                     dropped = header.count
@@ -106,6 +115,8 @@ public struct LocalFeedLoader {
             var last: [UInt8]?
             let add = { (image: CachedImageText) throws(ErrorRecord) -> Bool in
                 last = Array(image.id)
+                var image = image
+                image.firstCached = firstCached.time(of: image.id)
                 let added = try writer.add(image)
                 if added { result.saved += 1 } else { result.skipped += 1 }
                 return added
@@ -167,14 +178,39 @@ public struct LocalFeedLoader {
     }
 
     private func add(_ read: FeedImageReading, to writer: any FeedImageWriter) throws(ErrorRecord) -> FeedCacheSaveResult {
+        var none = FirstCachedTimes()
+        return try add(read, to: writer, firstCached: &none)
+    }
+
+    /// Adds the images read to `writer`, each with the time `firstCached`
+    /// keeps for its id (none: first cached now).
+    private func add(_ read: FeedImageReading, to writer: any FeedImageWriter, firstCached: inout FirstCachedTimes) throws(ErrorRecord) -> FeedCacheSaveResult {
         var result = FeedCacheSaveResult(saved: 0, skipped: 0)
         let add = { (image: CachedImageText) throws(ErrorRecord) -> Bool in
+            var image = image
+            image.firstCached = firstCached.count == 0 ? nil : firstCached.time(of: image.id)
             let added = try writer.add(image)
             if added { result.saved += 1 } else { result.skipped += 1 }
             return added
         }
         while try read(add) {}
         return result
+    }
+
+    /// When each image of the cached feed was first cached (of any age: an
+    /// image of an expired feed that comes back keeps its time). A feed that
+    /// cannot be read gives none: it is being replaced.
+    private static func firstCachedTimes(in tx: any FeedStoreTransaction) -> FirstCachedTimes {
+        var times = FirstCachedTimes()
+        do throws(ErrorRecord) {
+            guard let header = try tx.retrieveHeader(), header.count > 0 else { return times }
+            try tx.forEachCachedImage { (image) throws(ErrorRecord) in
+                times.add(id: image.id, time: image.firstCached ?? header.timestamp.seconds)
+            }
+        } catch {
+            return FirstCachedTimes()
+        }
+        return times
     }
 
     /// Keeps the valid cached items and adds, after them and in input order,
@@ -224,7 +260,12 @@ public struct LocalFeedLoader {
         return try store.read { (reader) throws(ErrorRecord) in
             guard let cached = try reader.retrieveHeader() else { return .empty }
             guard policy.validate(cached.timestamp, against: now) else { return .expired(cached) }
-            try reader.forEachCachedImage(body)
+            try reader.forEachCachedImage { (image) throws(ErrorRecord) in
+                // An image cached by an earlier release: its feed's timestamp.
+                var image = image
+                if image.firstCached == nil { image.firstCached = cached.timestamp.seconds }
+                try body(image)
+            }
             return .found(cached)
         }
     }
@@ -242,7 +283,12 @@ public struct LocalFeedLoader {
         return try store.read { (reader) throws(ErrorRecord) in
             guard let cached = try reader.retrieveHeader() else { return .empty }
             guard policy.validate(cached.timestamp, against: now) else { return .expired(cached) }
-            try reader.forEachCachedImage(body)
+            try reader.forEachCachedImage { (image) throws(ErrorRecord) in
+                // An image cached by an earlier release: its feed's timestamp.
+                var image = image
+                if image.firstCached == nil { image.firstCached = cached.timestamp.seconds }
+                try body(image)
+            }
             try afterwards(cached) { (url) throws(ErrorRecord) in try reader.retrieveImageData(for: LocalFeedImageDataLoader.key(url)) }
             return .found(cached)
         }

@@ -15,14 +15,18 @@ final class SnapshotFeedWriter: FeedImageWriter {
     }
 
     func add(_ image: FeedImage) throws(ErrorRecord) -> Bool {
+        try add(image, firstCached: nil)
+    }
+
+    private func add(_ image: FeedImage, firstCached: Int64?) throws(ErrorRecord) -> Bool {
         guard let transaction else { throw ErrorRecord(.internal, "a feed writer was used after its transaction ended") }
         guard !ids.contains(image.id) else { return false }
-        try transaction.append(image, from: self)
+        try transaction.append(image, firstCached: firstCached, from: self)
         ids.insert(image.id)
         return true
     }
 
     func add(_ image: CachedImageText) throws(ErrorRecord) -> Bool {
-        try add(image.image)
+        try add(image.image, firstCached: image.firstCached)
     }
 }

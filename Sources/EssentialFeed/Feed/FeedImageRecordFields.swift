@@ -5,4 +5,7 @@ public enum FeedImageRecordFields {
     public static let imageData = "image_data_base64"
     /// When the cached feed was saved (ISO 8601, UTC).
     public static let cachedAt = "cached_at"
+    /// When the cache first had the image, whole seconds (ISO 8601, UTC): kept
+    /// across saves while the image stays in the feed (`--cached-at`).
+    public static let firstCachedAt = "first_cached_at"
 }

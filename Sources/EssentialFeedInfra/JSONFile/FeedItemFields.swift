@@ -19,6 +19,9 @@ struct FeedItemFields {
     var idState = State.absent, descriptionState = State.absent, locationState = State.absent, urlState = State.absent
     var uuid = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     var key: [UInt8] = []
+    /// `first_cached`: when the image was first cached, in seconds (nil: absent, or not an integer).
+    var firstCached: Int64?
+    private var number: [UInt8] = []
 
     init() {
         url.reserveCapacity(256)
@@ -34,6 +37,7 @@ struct FeedItemFields {
             return "feed item \(index) is not an object"
         }
         idState = .absent; descriptionState = .absent; locationState = .absent; urlState = .absent
+        firstCached = nil
         try reader.beginObject()
         while try reader.nextMember(key: &key) {
             switch key.count {
@@ -41,6 +45,11 @@ struct FeedItemFields {
             case 3 where key == Self.urlKey: try Self.field(&reader, &url, &urlState)
             case 8 where key == Self.locationKey: try Self.field(&reader, &location, &locationState)
             case 11 where key == Self.descriptionKey: try Self.field(&reader, &description, &descriptionState)
+            case 12 where key == Self.firstCachedKey:
+                guard try reader.peekKind() == .number else { try reader.skipValue(); continue }
+                number.removeAll(keepingCapacity: true)
+                try reader.number(into: &number)
+                firstCached = Int64(String(decoding: number, as: UTF8.self))
             default: try reader.skipValue()
             }
         }
@@ -58,6 +67,7 @@ struct FeedItemFields {
 
     private static let idKey = Array("id".utf8), urlKey = Array("url".utf8)
     private static let locationKey = Array("location".utf8), descriptionKey = Array("description".utf8)
+    static let firstCachedKey = Array("first_cached".utf8)
 
     private static func field(_ reader: inout JSONStreamReader, _ out: inout [UInt8], _ state: inout State) throws(ErrorRecord) {
         guard try reader.peekKind() == .string else {
@@ -79,7 +89,7 @@ struct FeedItemFields {
                     url.withUnsafeBufferPointer { url in
                         do throws(ErrorRecord) {
                             try body(CachedImageText(id: id, description: descriptionState == .string ? description : nil,
-                                                     location: locationState == .string ? location : nil, url: url))
+                                                     location: locationState == .string ? location : nil, url: url, firstCached: firstCached))
                         } catch {
                             outcome = error
                         }

@@ -411,9 +411,19 @@ final class JSONFileTransaction: FeedStoreTransaction {
         } else {
             id.withCanonicalText { CachedImageText(id: $0, description: image.description, location: image.location, url: image.url).appendRecord(to: &record) }
         }
+        Self.appendFirstCached(image.firstCached ?? newTimestamp.seconds, to: &record)
         try output.append(record)
         newCount += 1
         return true
+    }
+
+    /// Gives the item record that ends `record` its `first_cached` member,
+    /// in seconds: a feed item of the document is its record and that.
+    private static func appendFirstCached(_ seconds: Int64, to record: inout [UInt8]) {
+        record.removeLast()
+        record.append(contentsOf: #","first_cached":"#.utf8)
+        record.append(contentsOf: String(seconds).utf8)
+        record.append(UInt8(ascii: "}"))
     }
 
     func retrieveValidators() throws(ErrorRecord) -> FeedValidators? {
@@ -557,6 +567,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
                     if !first { record.append(UInt8(ascii: ",")) }
                     first = false
                     image.appendRecord(to: &record)
+                    Self.appendFirstCached(image.firstCached ?? header.timestamp.seconds, to: &record)
                     try output.append(record)
                 }
             }

@@ -201,6 +201,8 @@ final class SQLiteConnection {
         case uninitialized
         /// Release 0.1.0's: no validators (migrated by the next write transaction).
         case version1
+        /// Before each image kept when it was first cached (migrated by the next write transaction).
+        case version2
         case current
     }
 
@@ -215,7 +217,7 @@ final class SQLiteConnection {
                 throw ErrorRecord(.store, "\(path): feed cache schema version \(version) is newer than this release supports (\(SQLiteFeedStore.schemaVersion))")
             }
             guard version >= 1 else { throw ErrorRecord(.store, "\(path): not a feed cache (no schema version)") }
-            return version == 1 ? .version1 : .current
+            return version == 1 ? .version1 : version == 2 ? .version2 : .current
         }
         // An empty file only (a write transaction gives it a page 1 in
         // memory, so ask the file): an empty database of someone else's is theirs.
@@ -229,6 +231,15 @@ final class SQLiteConnection {
             ALTER TABLE feed_cache ADD COLUMN validators_url TEXT;
             ALTER TABLE feed_cache ADD COLUMN etag TEXT;
             ALTER TABLE feed_cache ADD COLUMN last_modified TEXT;
+            """, "write")
+        try migrateFromVersion2()
+    }
+
+    /// Version 2 to 3: when each image was first cached, a column of its
+    /// row (NULL in the rows already there: their feed's timestamp).
+    func migrateFromVersion2() throws(ErrorRecord) {
+        try execute("""
+            ALTER TABLE feed_image ADD COLUMN first_cached_seconds INTEGER;
             PRAGMA user_version = \(SQLiteFeedStore.schemaVersion);
             """, "write")
     }
@@ -248,7 +259,8 @@ final class SQLiteConnection {
                 id TEXT NOT NULL,
                 description TEXT,
                 location TEXT,
-                url TEXT NOT NULL
+                url TEXT NOT NULL,
+                first_cached_seconds INTEGER
             );
             CREATE TABLE image_data (
                 url TEXT PRIMARY KEY NOT NULL,

@@ -85,7 +85,7 @@ public final class SQLiteFeedStore: FeedStore {
     public static let pageSize = 65_536
 
     /// The schema version this release writes and reads.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     /// `PRAGMA application_id` of a feed cache: "EFed".
     public static let applicationID: Int32 = 0x4546_6564
 
@@ -117,6 +117,7 @@ public final class SQLiteFeedStore: FeedStore {
                     switch try connection.schema() {
                     case .uninitialized: try connection.createSchema()
                     case .version1: try connection.migrateFromVersion1()
+                    case .version2: try connection.migrateFromVersion2()
                     case .current: break
                     }
                 }
@@ -204,7 +205,7 @@ public final class SQLiteFeedStore: FeedStore {
             if schema == .uninitialized {
                 result = try body(FeedStoreSnapshotTransaction(FeedStoreSnapshot()))
             } else {
-                let reader = SQLiteTransaction(connection, idsInMemory: idsInMemory, hasValidators: schema == .current)
+                let reader = SQLiteTransaction(connection, idsInMemory: idsInMemory, hasValidators: schema != .version1, hasFirstCached: schema == .current)
                 defer { reader.end() }
                 result = try body(reader)
             }

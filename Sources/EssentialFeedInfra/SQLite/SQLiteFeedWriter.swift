@@ -29,7 +29,7 @@ final class SQLiteFeedWriter: FeedImageWriter {
     /// statement changes before it changes it, to undo the statement alone:
     /// a 64 KiB page for every 32 rows, most of a gigabyte copied for a
     /// million images.
-    static let insertSQL = "INSERT OR FAIL INTO feed_image (id, description, location, url) VALUES "
+    static let insertSQL = "INSERT OR FAIL INTO feed_image (id, description, location, url, first_cached_seconds) VALUES "
 
     private let connection: SQLiteConnection
     private var inserter: SQLiteRowInserter?
@@ -43,18 +43,21 @@ final class SQLiteFeedWriter: FeedImageWriter {
     /// Whether repeated ids are found by the index rather than by `ids`.
     private(set) var indexed = false
     private var active = true
+    /// When the images added were first cached, when they do not say (the feed's timestamp).
+    private let firstCached: Int64
 
     /// Each row is given the next position after the feed's last (SQLite's
     /// new rowid: appended to the table's b-tree without a search).
-    init(_ connection: SQLiteConnection, ids: consuming IDSet, idsInMemory: Int) throws(ErrorRecord) {
+    init(_ connection: SQLiteConnection, ids: consuming IDSet, idsInMemory: Int, firstCached: Int64) throws(ErrorRecord) {
         self.connection = connection
+        self.firstCached = firstCached
         self.ids = ids
         self.idsInMemory = idsInMemory
-        let insert = try connection.prepare(Self.insertSQL + "(?, ?, ?, ?)", "write")
+        let insert = try connection.prepare(Self.insertSQL + "(?, ?, ?, ?, ?)", "write")
         let group = try connection.prepare(SQLiteRowInserter.groupSQL(Self.insertSQL), "write")
         self.insert = insert
         insertGroup = group
-        inserter = SQLiteRowInserter(connection, insert.statement, group: group.statement)
+        inserter = SQLiteRowInserter(connection, insert.statement, group: group.statement, firstCached: firstCached)
     }
 
     /// Writes every row added so far (call it before anything else uses the
@@ -88,7 +91,7 @@ final class SQLiteFeedWriter: FeedImageWriter {
             try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB / 4)", "write")
             try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(Self.indexName) ON feed_image (id)", "write")
             try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB)", "write")
-            return try connection.prepare("INSERT OR IGNORE INTO feed_image (id, description, location, url) VALUES (?, ?, ?, ?)", "write")
+            return try connection.prepare("INSERT OR IGNORE INTO feed_image (id, description, location, url, first_cached_seconds) VALUES (?, ?, ?, ?, ?)", "write")
         }
         indexed = true
     }
@@ -118,6 +121,7 @@ final class SQLiteFeedWriter: FeedImageWriter {
             if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 2, image.description) }
             if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 3, image.location) }
             if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, 4, image.url) }
+            if code == SQLITE_OK { code = sqlite3_bind_int64(statement, 5, image.firstCached ?? firstCached) }
             if code == SQLITE_OK { code = sqlite3_step(statement) }
             // The statement keeps pointers to the lent text, but reads them
             // only when stepped, after the next row's bindings replaced them.

@@ -2,7 +2,7 @@ import EssentialFeed
 
 /// Rows of `feed_image` waiting to be inserted: their text copied into one
 /// buffer, and for each row four fields (id, description, location, url) as
-/// an offset and a length (-1: NULL).
+/// an offset and a length (-1: NULL), and when it was first cached.
 final class SQLiteRowBatch {
     /// One stored property, changed once a row (a class's stored property
     /// is checked for exclusive access at each change in debug builds;
@@ -15,11 +15,12 @@ final class SQLiteRowBatch {
         var bytes: [UInt8] = []
         var fields: [Int] = []
 
-        mutating func append(_ image: CachedImageText) {
+        mutating func append(_ image: CachedImageText, firstCached: Int64) {
             field(image.id)
             field(image.description)
             field(image.location)
             field(image.url)
+            fields.append(Int(image.firstCached ?? firstCached))
         }
 
         @inline(__always)
@@ -36,11 +37,13 @@ final class SQLiteRowBatch {
     }
 
     var isEmpty: Bool { rows.fields.isEmpty }
-    var count: Int { rows.fields.count / 8 }
-    var isFull: Bool { rows.bytes.count >= Self.byteLimit || rows.fields.count >= Self.rowLimit * 8 }
+    private static let fieldsPerRow = 9
+    var count: Int { rows.fields.count / Self.fieldsPerRow }
+    var isFull: Bool { rows.bytes.count >= Self.byteLimit || rows.fields.count >= Self.rowLimit * Self.fieldsPerRow }
 
-    func append(_ image: CachedImageText) {
-        rows.append(image)
+    /// `firstCached`: the row's when the image has none.
+    func append(_ image: CachedImageText, firstCached: Int64) {
+        rows.append(image, firstCached: firstCached)
     }
 
     func clear() {
@@ -49,7 +52,7 @@ final class SQLiteRowBatch {
     }
 
     /// Lends each row's fields, valid for the call.
-    func forEachRow(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+    func forEachRow(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>, Int64) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
         let fields = rows.fields
         try rows.bytes.withUnsafeBufferPointer { (all) throws(ErrorRecord) in
             var index = 0
@@ -59,8 +62,8 @@ final class SQLiteRowBatch {
                     guard length >= 0 else { return nil }
                     return UnsafeBufferPointer(rebasing: all[fields[at]..<fields[at] + length])
                 }
-                try body(text(index)!, text(index + 2), text(index + 4), text(index + 6)!)
-                index += 8
+                try body(text(index)!, text(index + 2), text(index + 4), text(index + 6)!, Int64(fields[index + 8]))
+                index += Self.fieldsPerRow
             }
         }
     }

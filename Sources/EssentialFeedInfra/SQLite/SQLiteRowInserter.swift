@@ -41,21 +41,25 @@ final class SQLiteRowInserter: @unchecked Sendable {
     private var rowsSinceWriteBack = 0
     static let writeBackRows = 16_384
 
-    /// `statement` inserts a row's four fields, `group` the fields of
+    /// When the rows' images were first cached, when they do not say.
+    private let firstCached: Int64
+
+    /// `statement` inserts a row's five fields, `group` the fields of
     /// `groupSize` rows; both must outlive `stop()`.
-    init(_ connection: SQLiteConnection, _ statement: OpaquePointer, group: OpaquePointer) {
+    init(_ connection: SQLiteConnection, _ statement: OpaquePointer, group: OpaquePointer, firstCached: Int64) {
         self.connection = connection
+        self.firstCached = firstCached
         self.statement = statement
         self.group = group
     }
 
     /// The statement `group` is prepared from.
     static func groupSQL(_ insert: String) -> String {
-        insert + Array(repeating: "(?, ?, ?, ?)", count: groupSize).joined(separator: ", ")
+        insert + Array(repeating: "(?, ?, ?, ?, ?)", count: groupSize).joined(separator: ", ")
     }
 
     func add(_ image: CachedImageText) throws(ErrorRecord) {
-        filling.append(image)
+        filling.append(image, firstCached: firstCached)
         if filling.isFull { try hand() }
     }
 
@@ -152,14 +156,15 @@ final class SQLiteRowInserter: @unchecked Sendable {
                 // time; the text stays in the batch until the call returns.
                 let grouped = batch.count / Self.groupSize * Self.groupSize
                 var row = 0
-                try batch.forEachRow { (id, description, location, url) throws(ErrorRecord) in
+                try batch.forEachRow { (id, description, location, url, firstCached) throws(ErrorRecord) in
                     let statement = row < grouped ? self.group : self.statement
-                    let first = Int32(row < grouped ? row % Self.groupSize * 4 : 0) + 1
+                    let first = Int32(row < grouped ? row % Self.groupSize * 5 : 0) + 1
                     row += 1
                     var code = SQLiteStatement.bindStatic(statement, first, id)
                     if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, first + 1, description) }
                     if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, first + 2, location) }
                     if code == SQLITE_OK { code = SQLiteStatement.bindStatic(statement, first + 3, url) }
+                    if code == SQLITE_OK { code = sqlite3_bind_int64(statement, first + 4, firstCached) }
                     guard code == SQLITE_OK else { throw connection.failure(code, "write") }
                     guard row > grouped || row % Self.groupSize == 0 else { return }
                     code = sqlite3_step(statement)

@@ -21,12 +21,15 @@ final class SQLiteTransaction: FeedStoreTransaction {
     /// Whether the schema has the validators' columns (not in a version 1
     /// file read without migrating it).
     private let hasValidators: Bool
+    /// Whether the rows keep when their image was first cached (schema 3).
+    private let hasFirstCached: Bool
     private var active = true
     private var feedChanged = false
     /// The writer of the feed being written, if any.
     private var writer: SQLiteFeedWriter?
 
-    init(_ connection: SQLiteConnection, idsInMemory: Int, hasValidators: Bool = true) {
+    init(_ connection: SQLiteConnection, idsInMemory: Int, hasValidators: Bool = true, hasFirstCached: Bool = true) {
+        self.hasFirstCached = hasFirstCached
         self.connection = connection
         self.idsInMemory = idsInMemory
         self.hasValidators = hasValidators
@@ -132,7 +135,7 @@ final class SQLiteTransaction: FeedStoreTransaction {
     func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
         try checkActive()
         let rows = try connection.guarded { () throws(ErrorRecord) in
-            try connection.prepare("SELECT id, description, location, url FROM feed_image ORDER BY position", "read")
+            try connection.prepare("SELECT id, description, location, url\(hasFirstCached ? ", first_cached_seconds" : "") FROM feed_image ORDER BY position", "read")
         }
         var item = 0
         let canonical = UnsafeMutablePointer<UInt8>.allocate(capacity: 36)
@@ -149,7 +152,8 @@ final class SQLiteTransaction: FeedStoreTransaction {
                     UUID.writeCanonical(uuid.uuid, to: canonical)
                     id = UnsafeBufferPointer(start: canonical, count: 36)
                 }
-                try body(CachedImageText(id: id, description: rows.textBytes(1), location: rows.textBytes(2), url: url))
+                let firstCached = hasFirstCached && !rows.isNull(4) ? rows.int64(4) : nil
+                try body(CachedImageText(id: id, description: rows.textBytes(1), location: rows.textBytes(2), url: url, firstCached: firstCached))
                 return true
             }
             if !more { return }
@@ -193,7 +197,7 @@ final class SQLiteTransaction: FeedStoreTransaction {
             _ = try header.step()
             if let kept { try writeValidators(kept) }
             feedChanged = true
-            let writer = try SQLiteFeedWriter(connection, ids: ids, idsInMemory: idsInMemory)
+            let writer = try SQLiteFeedWriter(connection, ids: ids, idsInMemory: idsInMemory, firstCached: timestamp.seconds)
             if indexed { try writer.indexIDs() }
             self.writer = writer
             return writer

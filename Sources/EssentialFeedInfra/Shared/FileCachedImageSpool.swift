@@ -13,7 +13,8 @@ import Darwin
 /// a cached feed of a million images holds a few MiB, not the feed.
 ///
 /// Each image is 12 bytes of lengths (description + 1 and location + 1, 0
-/// when absent; url), then its id (36 bytes), description, location and url.
+/// when absent; url), 8 of its `firstCached` (`Int64.min`: nil), then its
+/// id (36 bytes), description, location and url.
 /// Reading goes forward from the nearest of the positions kept for every
 /// 1,024th image, through a buffer of 1 MiB (more for a larger image).
 public final class FileCachedImageSpool: CachedImageSpool {
@@ -27,7 +28,7 @@ public final class FileCachedImageSpool: CachedImageSpool {
     /// Where image 1,024 × k starts, counted from the first image's start.
     private var checkpoints: [Int] = []
     private static let checkpointEvery = 1024
-    private static let headerSize = 12
+    private static let headerSize = 20
     public private(set) var count = 0
 
     /// `path` (the store) is named in errors.
@@ -53,6 +54,8 @@ public final class FileCachedImageSpool: CachedImageSpool {
         SortedEntrySpool.appendLength(image.description.map { $0.count + 1 } ?? 0, to: &pending)
         SortedEntrySpool.appendLength(image.location.map { $0.count + 1 } ?? 0, to: &pending)
         SortedEntrySpool.appendLength(image.url.count, to: &pending)
+        let time = UInt64(bitPattern: image.firstCached ?? .min)
+        for shift in stride(from: 0, to: 64, by: 8) { pending.append(UInt8(truncatingIfNeeded: time >> UInt64(shift))) }
         pending.append(contentsOf: image.id)
         if let description = image.description { pending.append(contentsOf: description) }
         if let location = image.location { pending.append(contentsOf: location) }
@@ -162,6 +165,10 @@ public final class FileCachedImageSpool: CachedImageSpool {
         q += max(description - 1, 0)
         let locationText = location == 0 ? nil : UnsafeBufferPointer(start: q, count: location - 1)
         q += max(location - 1, 0)
-        return CachedImageText(id: id, description: descriptionText, location: locationText, url: UnsafeBufferPointer(start: q, count: url))
+        var time: UInt64 = 0
+        for k in 0..<8 { time |= UInt64(p[12 + k]) << UInt64(8 * k) }
+        let firstCached = Int64(bitPattern: time)
+        return CachedImageText(id: id, description: descriptionText, location: locationText, url: UnsafeBufferPointer(start: q, count: url),
+                               firstCached: firstCached == .min ? nil : firstCached)
     }
 }

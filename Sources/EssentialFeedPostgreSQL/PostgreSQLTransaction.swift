@@ -213,7 +213,7 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
         if feeds.changed > 0 || images.changed > 0 { feedChanged = true }
     }
 
-    /// In `$TMPDIR` (else /tmp), in an unlinked temporary file past 4 MiB.
+    /// In `$TMPDIR` (else /tmp), in an unlinked temporary file past 1 MiB.
     func makeCachedImageSpool() -> any CachedImageSpool {
         FileCachedImageSpool(directory: Self.temporaryDirectory, path: name)
     }

@@ -14,6 +14,11 @@ public struct FirstCachedTimes {
 
     public init() {}
 
+    /// Room for `capacity` ids, made at once (growing would hold the array twice).
+    public init(capacity: Int) {
+        entries.reserveCapacity(capacity)
+    }
+
     public var count: Int { entries.count }
 
     /// Keeps `time` for the canonical id `id` (36 bytes).

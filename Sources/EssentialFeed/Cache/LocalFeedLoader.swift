@@ -89,6 +89,7 @@ public struct LocalFeedLoader {
             var keptValidators: FeedValidators?
             if let header = try tx.retrieveHeader() {
                 if policy.validate(header.timestamp, against: timestamp) {
+                    firstCached = FirstCachedTimes(capacity: header.count)
                     try tx.forEachCachedImage { (image) throws(ErrorRecord) in
                         var image = image
                         if image.firstCached == nil { image.firstCached = header.timestamp.seconds }
@@ -204,6 +205,7 @@ public struct LocalFeedLoader {
         var times = FirstCachedTimes()
         do throws(ErrorRecord) {
             guard let header = try tx.retrieveHeader(), header.count > 0 else { return times }
+            times = FirstCachedTimes(capacity: header.count)
             try tx.forEachCachedImage { (image) throws(ErrorRecord) in
                 times.add(id: image.id, time: image.firstCached ?? header.timestamp.seconds)
             }

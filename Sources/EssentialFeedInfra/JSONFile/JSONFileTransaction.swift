@@ -476,7 +476,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
         feedChanged = true
     }
 
-    /// Beside the store, in an unlinked temporary file past 4 MiB.
+    /// Beside the store, in an unlinked temporary file past 1 MiB.
     func makeCachedImageSpool() -> any CachedImageSpool {
         FileCachedImageSpool(directory: POSIXFiles.directory(of: documentPath), path: path)
     }

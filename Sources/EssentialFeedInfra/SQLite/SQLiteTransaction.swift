@@ -253,7 +253,7 @@ final class SQLiteTransaction: FeedStoreTransaction {
         }
     }
 
-    /// Beside the store, in an unlinked temporary file past 4 MiB.
+    /// Beside the store, in an unlinked temporary file past 1 MiB.
     func makeCachedImageSpool() -> any CachedImageSpool {
         FileCachedImageSpool(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
     }

@@ -32,7 +32,7 @@ public final class FileCachedImageSpool: CachedImageSpool {
     public private(set) var count = 0
 
     /// `path` (the store) is named in errors.
-    public init(directory: String, path: String, memoryLimit: Int = 4 << 20) {
+    public init(directory: String, path: String, memoryLimit: Int = 1 << 20) {
         self.directory = directory
         self.path = path
         self.memoryLimit = max(memoryLimit, 1)

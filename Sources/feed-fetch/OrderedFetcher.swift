@@ -25,6 +25,12 @@ final class OrderedFetcher: @unchecked Sendable {
     private var nextToWrite = 0
     private var ready: [Int: Outcome] = [:]
     private var inFlight: [HTTPRequest: [Int]] = [:]
+    /// Requests being sent (a request waiting for a descriptor is not).
+    private var active = 0
+    /// Requests that found no descriptor, sent again as others end.
+    private var descriptorWaiters: [HTTPRequest] = []
+    /// Whether running out of descriptors was said.
+    private var shortageSaid = false
 
     /// A finished item: its record line, and the failure it reports, if any.
     private struct Outcome {
@@ -80,11 +86,33 @@ final class OrderedFetcher: @unchecked Sendable {
             tool.diagnostics.trace("GET \(url): joined the request in flight")
             return
         }
+        tool.diagnostics.debug("GET \(url): started")
+        lock.withLock { active += 1 }
+        send(request)
+    }
+
+    /// Sends `request` (counted in `active`) and files its outcome. A
+    /// request the process had no descriptor for waits for another to end
+    /// and goes again; with none left in flight, it is a `resource` failure,
+    /// said once.
+    private func send(_ request: HTTPRequest) {
+        let url = request.url
         let diagnostics = tool.diagnostics
-        diagnostics.debug("GET \(url): started")
         let started = DispatchTime.now().uptimeNanoseconds
         client.get(request) { [self] result in
             let milliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+            if case let .failure(failure) = result, failure.reason == .outOfDescriptors {
+                let waits: Bool = lock.withLock {
+                    active -= 1
+                    guard active > 0 else { return false }
+                    descriptorWaiters.append(request)
+                    return true
+                }
+                if waits {
+                    diagnostics.debug("GET \(url): \(failure.message); sent again when another request ends")
+                    return
+                }
+            }
             let outcome: Outcome
             switch result {
             case let .success(response):
@@ -102,10 +130,23 @@ final class OrderedFetcher: @unchecked Sendable {
                 }
             case let .failure(failure):
                 diagnostics.debug("GET \(url): failed after \(milliseconds) ms: \(failure.message)")
-                outcome = OrderedFetcher.outcome(ErrorRecord(OrderedFetcher.kind(of: failure), failure.message, context: [.init("url", url)]))
+                var message = failure.message
+                if failure.reason == .outOfDescriptors {
+                    message = "out of open files, with no other request in flight" + (Descriptor.openFileLimit().map { " (ulimit -n \($0))" } ?? "") + ": \(message)"
+                }
+                var failed = OrderedFetcher.outcome(ErrorRecord(OrderedFetcher.kind(of: failure), message, context: [.init("url", url)]))
+                // Said once: every request after it would say the same.
+                if failure.reason == .outOfDescriptors, lock.withLock({ defer { shortageSaid = true }; return shortageSaid }) { failed.message = nil }
+                outcome = failed
             }
-            let waiting = lock.withLock { inFlight.removeValue(forKey: request) ?? [] }
+            let (waiting, next): ([Int], HTTPRequest?) = lock.withLock {
+                if failureIsShortage(result) == false { active -= 1 }
+                let next = descriptorWaiters.isEmpty ? nil : descriptorWaiters.removeFirst()
+                if next != nil { active += 1 }
+                return (inFlight.removeValue(forKey: request) ?? [], next)
+            }
             for sequence in waiting { complete(sequence, outcome) }
+            if let next { send(next) }
         }
     }
 
@@ -122,13 +163,21 @@ final class OrderedFetcher: @unchecked Sendable {
     }
 
     /// The kind of a failed request: no response is a `connectivity`
-    /// failure; a body over the size limit is this tool's `invalid_data`.
+    /// failure; a body over the size limit is this tool's `invalid_data`;
+    /// no descriptor left, a `resource` failure.
     static func kind(of failure: HTTPFailure) -> ErrorKind {
         switch failure.reason {
         case .bodyTooLarge: .invalidData
         case .spill: .store
+        case .outOfDescriptors: .resource
         default: .connectivity
         }
+    }
+
+    /// Whether `result` is a shortage of descriptors (then `active` was counted down already).
+    private func failureIsShortage(_ result: Result<HTTPResult, HTTPFailure>) -> Bool {
+        if case let .failure(failure) = result { return failure.reason == .outOfDescriptors }
+        return false
     }
 
     private static func outcome(_ error: ErrorRecord) -> Outcome {

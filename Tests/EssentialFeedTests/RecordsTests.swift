@@ -7,19 +7,20 @@ final class RecordsTests: XCTestCase {
     // MARK: ErrorKind and ExitStatus
 
     func test_errorKind_exitStatusesFollowSysexits() {
-        XCTAssertEqual(ErrorKind.allCases.map(\.exitStatus), [64, 65, 66, 69, 70, 74, 75])
+        XCTAssertEqual(ErrorKind.allCases.map(\.exitStatus), [64, 65, 66, 69, 70, 71, 74, 75])
         XCTAssertEqual(ErrorKind.usage.exitStatus, 64)
         XCTAssertEqual(ErrorKind.invalidData.exitStatus, 65)
         XCTAssertEqual(ErrorKind.notFound.exitStatus, 66)
         XCTAssertEqual(ErrorKind.connectivity.exitStatus, 69)
         XCTAssertEqual(ErrorKind.internal.exitStatus, 70)
+        XCTAssertEqual(ErrorKind.resource.exitStatus, 71)
         XCTAssertEqual(ErrorKind.store.exitStatus, 74)
         XCTAssertEqual(ErrorKind.busy.exitStatus, 75)
     }
 
     func test_errorKind_namesMatchTheContract() {
         XCTAssertEqual(ErrorKind.allCases.map(\.rawValue),
-                       ["usage", "invalid_data", "not_found", "connectivity", "internal", "store", "busy"])
+                       ["usage", "invalid_data", "not_found", "connectivity", "internal", "resource", "store", "busy"])
         XCTAssertEqual(ErrorKind(rawValue: "invalid_data"), .invalidData)
         XCTAssertNil(ErrorKind(rawValue: "invalidData"))
     }

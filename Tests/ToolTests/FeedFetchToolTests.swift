@@ -237,4 +237,60 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("feed-fetch: --parallel 64 lowered to 1: the open-file limit is 20 (ulimit -n)"), run.stderr)
         XCTAssertFalse(run.stderr.contains("Too many open files"), run.stderr)
     }
+
+    /// Descriptors the limit leaves room for but the process does not have
+    /// (inherited ones fill the table): a request that finds none waits for
+    /// another to end and goes again, so every URL is fetched; "Too many
+    /// open files" never becomes a connectivity record.
+    func test_fetch_withDescriptorsTakenByInheritedFiles_sendsARequestAgainWhenAnotherEnds() throws {
+        let server = try Served(test: self)
+        let directory = temporaryDirectory(self)
+        let urls = (0..<40).map { "\(server.base)/image-\($0 % 3)?n=\($0)" }.joined(separator: "\n") + "\n"
+        try urls.write(toFile: directory + "/urls", atomically: true, encoding: .utf8)
+        // 64 allowed, 58 taken before feed-fetch starts: --parallel 16 is within the limit's room, not the table's.
+        // bash: dash opens no descriptor above 9.
+        let script = #"""
+            exec < "$D/urls" > "$D/out" 2> "$D/err"
+            ulimit -n 64
+            (for ((fd = 3; fd < 58; fd++)); do eval "exec $fd</dev/null"; done; FEED_LOG=debug exec feed-fetch --parallel 16 -)
+            echo $? > "$D/status"
+            """#
+        let run = sh(#"bash -c "$SCRIPT""#, environment: ["D": directory, "SCRIPT": script])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let out = try String(contentsOfFile: directory + "/out", encoding: .utf8)
+        let err = try String(contentsOfFile: directory + "/err", encoding: .utf8)
+        XCTAssertEqual(try String(contentsOfFile: directory + "/status", encoding: .utf8), "0\n", err)
+        XCTAssertEqual(out.split(separator: "\n").filter { $0.contains(#""status":200"#) }.count, 40, err)
+        XCTAssertTrue(err.contains("sent again when another request ends"), "the shortage was met and waited out")
+        XCTAssertFalse(out.contains(#""error""#), out)
+    }
+
+    /// Out of descriptors with no other request to wait for (the limit
+    /// lowered under the running process, as a supervisor may): each request
+    /// is a `resource` error record, said once on standard error, status 71;
+    /// neither the resolver nor libdispatch's timers bring the process down.
+    func test_fetch_outOfDescriptorsWithNoRequestToWaitFor_isAResourceError71_saidOnce() throws {
+        guard sh("command -v prlimit").status == 0 else { throw XCTSkip("prlimit (util-linux) is not installed") }
+        let server = try Served(test: self)
+        let directory = temporaryDirectory(self)
+        let localhost = server.base.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let run = sh(#"""
+            { echo "$B/image-1"; while [ ! -e "$D/limited" ]; do sleep 0.05; done; echo "$L/image-2"; echo "$L/image-1?again"; } |
+                feed-fetch --parallel 4 - > "$D/out" 2> "$D/err" &
+            fetch=$!
+            i=0; while [ ! -s "$D/out" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+            prlimit --pid "$(pgrep -n -x feed-fetch)" --nofile=3:3 && touch "$D/limited"
+            wait $fetch; echo $?
+            """#, environment: ["D": directory, "B": server.base, "L": localhost], timeout: 60)
+        XCTAssertEqual(run.out, "71\n", run.stderr)
+        let lines = try String(contentsOfFile: directory + "/out", encoding: .utf8).split(separator: "\n")
+        let err = try String(contentsOfFile: directory + "/err", encoding: .utf8)
+        XCTAssertEqual(lines.count, 3, err)
+        XCTAssertTrue(lines.first?.contains(#""status":200"#) == true)
+        for line in lines.dropFirst() {
+            XCTAssertTrue(line.hasPrefix(#"{"error":"resource","message":"out of open files, with no other request in flight (ulimit -n 3): "#), String(line))
+        }
+        XCTAssertEqual(err.split(separator: "\n").count, 1, err)
+        XCTAssertTrue(err.contains("Too many open files"), err)
+    }
 }

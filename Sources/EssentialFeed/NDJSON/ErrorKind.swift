@@ -7,6 +7,8 @@ public enum ErrorKind: String, Sendable, CaseIterable {
     case notFound = "not_found"
     case connectivity
     case `internal`
+    /// A local resource ran out: the process's open files.
+    case resource
     case store
     case busy
 
@@ -18,6 +20,7 @@ public enum ErrorKind: String, Sendable, CaseIterable {
         case .notFound: 66
         case .connectivity: 69
         case .internal: 70
+        case .resource: 71
         case .store: 74
         case .busy: 75
         }

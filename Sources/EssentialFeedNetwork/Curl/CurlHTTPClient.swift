@@ -120,6 +120,10 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         }
         if code == CURLE_WRITE_ERROR, let failure = transfer.failure { return .failure(failure) }
         guard code == CURLE_OK else {
+            // A socket libcurl could not open for want of descriptors: said as such.
+            var osError = 0
+            feed_curl_getinfo_long(curl, CURLINFO_OS_ERRNO, &osError)
+            if let shortage = HTTPFailure.outOfDescriptors(Int32(truncatingIfNeeded: osError), "socket") { return .failure(shortage) }
             let detail = String(decoding: errors.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(failure(code, detail: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail, transfer: transfer))
         }

@@ -1,3 +1,4 @@
+import Dispatch
 import EssentialFeed
 
 /// `HTTPClient` for `http://` URLs on POSIX sockets: HTTP/1.1 GET with
@@ -95,7 +96,17 @@ public final class SocketHTTPClient: HTTPClient {
             spilling: spilling)
         pool = ConnectionPool(limit: maxConnectionsPerHost)
         self.fallback = fallback
+        Self.startDispatchTimers
     }
+
+    /// libdispatch opens its timers' descriptors (epoll, eventfd, timerfd)
+    /// at the first timer and traps when it cannot: a request's deadline
+    /// (`SocketHTTPRequest.watch`) met with every descriptor in use would
+    /// end the process. So the first client arms a timer at once, while
+    /// there are descriptors, and every request's timer finds them open.
+    private static let startDispatchTimers: Void = {
+        DispatchQueue.global().asyncAfter(deadline: .now()) {}
+    }()
 
     deinit {
         pool.closeAll()

@@ -58,8 +58,11 @@ enum SocketIO {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = url.hostIsNumeric ? AI_NUMERICHOST | AI_NUMERICSERV : AI_ADDRCONFIG | AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
+        errno = 0
         let status = getaddrinfo(url.host, String(url.port), &hints, &list)
         guard status == 0, let list else {
+            // The resolver could not open its files (/etc/hosts, …): no descriptor left, not a name unknown.
+            if let shortage = HTTPFailure.outOfDescriptors(errno, "cannot resolve host") { throw shortage }
             if status == EAI_MEMORY || status == EAI_SYSTEM {
                 throw HTTPFailure(.other, "cannot resolve host: \(String(cString: gai_strerror(status)))")
             }
@@ -72,6 +75,7 @@ enum SocketIO {
             next = info.pointee.ai_next
             let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else {
+                if let shortage = HTTPFailure.outOfDescriptors(errno, "socket") { throw shortage }
                 failure = HTTPFailure(.other, "socket: \(String(cString: strerror(errno)))")
                 continue
             }

@@ -16,7 +16,7 @@ public final class ImageInput {
 
     public init(tool: Tool) {
         self.tool = tool
-        lines = InputLines(fd: tool.input, flushing: tool.output)
+        lines = InputLines(fd: tool.input, maxLine: tool.maxLine, flushing: tool.output)
     }
 
     /// The next valid image response's URL and data; nil at the end of the input.

@@ -12,7 +12,18 @@ import Darwin
 /// ones included, and one trailing `\r` is removed. Standard output is
 /// flushed before each read, so records already written reach a slow pipe
 /// before the tool waits for more input.
+///
+/// A line longer than `maxLine` bytes (`FEED_MAX_LINE`, default 128 MiB:
+/// a response of the largest body feed-fetch accepts by default, 64 MiB,
+/// as base64) is an `invalid_data` error, thrown once that many bytes are
+/// held: reading stops there. A line of 1 MiB or more is handed over in
+/// the buffer it was read into (a new one takes the bytes after it), so a
+/// record parsed from it is not copied; the buffer grows without touching
+/// the room it has not filled yet.
 public struct InputLines {
+    /// The longest line read when `FEED_MAX_LINE` does not say.
+    public static let defaultMaxLine = 128 << 20
+    private let maxLine: Int
     private let fd: Int32
     private let readSize: Int
     private let output: Output?
@@ -23,8 +34,9 @@ public struct InputLines {
     private var ended = false
     private var number = 0
 
-    public init(fd: Int32 = 0, readSize: Int = 65_536, flushing output: Output?) {
+    public init(fd: Int32 = 0, readSize: Int = 65_536, maxLine: Int = defaultMaxLine, flushing output: Output?) {
         self.fd = fd
+        self.maxLine = max(1, maxLine)
         self.readSize = readSize
         self.output = output
         buffer = [UInt8](repeating: 0, count: 2 * readSize)
@@ -43,10 +55,21 @@ public struct InputLines {
                 number += 1
                 var last = newline
                 if last > start && buffer[last - 1] == 0x0D { last -= 1 }
+                if last - start > maxLine {
+                    throw ErrorRecord(.invalidData, "line longer than \(maxLine) bytes (FEED_MAX_LINE)", line: number)
+                }
+                if last - start >= Self.handOverBytes {
+                    let line = handOver(from: start, to: last, next: newline + 1)
+                    if Self.isBlank(line) { continue }
+                    return (line, number, false)
+                }
                 let line = buffer[start..<last]
                 start = newline + 1
                 if Self.isBlank(line) { continue }
                 return (line, number, false)
+            }
+            if end - start > maxLine {
+                throw ErrorRecord(.invalidData, "line longer than \(maxLine) bytes (FEED_MAX_LINE)", line: number + 1)
             }
             if ended {
                 guard start < end else { return nil }
@@ -78,7 +101,7 @@ public struct InputLines {
             end = held
         }
         if buffer.count - end < readSize {
-            buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, readSize)))
+            buffer = Self.grown(buffer, holding: end, to: buffer.count + max(buffer.count, readSize))
         }
         output?.flush()
         while true {
@@ -89,6 +112,40 @@ public struct InputLines {
             }
             if n == 0 { ended = true } else { end += n }
             return
+        }
+    }
+
+    /// Lines from this long on are handed over in their buffer.
+    static let handOverBytes = 1 << 20
+
+    /// The line `start..<last`, as the whole of the array it was read into;
+    /// the bytes from `next` on go to a new buffer.
+    private mutating func handOver(from start: Int, to last: Int, next: Int) -> ArraySlice<UInt8> {
+        let rest = end - next
+        var line = buffer
+        buffer = Self.grown([], holding: 0, to: max(2 * readSize, rest + readSize))
+        if rest > 0 {
+            line.withUnsafeBufferPointer { from in
+                buffer.withUnsafeMutableBufferPointer { to in _ = memcpy(to.baseAddress!, from.baseAddress! + next, rest) }
+            }
+        }
+        self.start = 0
+        end = rest
+        // In place: the array is this line's alone now.
+        line.removeSubrange(last...)
+        if start > 0 { line.removeSubrange(..<start) }
+        return line[...]
+    }
+
+    /// A buffer of `count` bytes whose first `held` are those of `buffer`;
+    /// the rest is left as the allocator gives it (pages not yet touched
+    /// take no memory until read into).
+    private static func grown(_ buffer: [UInt8], holding held: Int, to count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { (room, initialized) in
+            if held > 0 {
+                buffer.withUnsafeBufferPointer { _ = memcpy(room.baseAddress!, $0.baseAddress!, held) }
+            }
+            initialized = count
         }
     }
 }

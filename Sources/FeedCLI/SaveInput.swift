@@ -34,7 +34,7 @@ public final class SaveInput {
 
     public init(tool: Tool, tee: Bool) {
         self.tool = tool
-        lines = InputLines(fd: tool.input, flushing: tool.output)
+        lines = InputLines(fd: tool.input, maxLine: tool.maxLine, flushing: tool.output)
         spool = tee ? Spool(name: "feed-cache", environment: tool.environment, memoryLimit: 1 << 20) : nil
     }
 

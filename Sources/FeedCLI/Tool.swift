@@ -15,6 +15,8 @@ public final class Tool: @unchecked Sendable {
     public let diagnostics: Diagnostics
     public let output: Output
     public let environment: [String: String]
+    /// The longest input line read (`FEED_MAX_LINE`; see `InputLines`).
+    public let maxLine: Int
     private let statusLock = Lock()
     private var status = ExitStatus()
     /// Whether failures are also written as error records on standard
@@ -58,6 +60,8 @@ public final class Tool: @unchecked Sendable {
         self.help = help
         self.environment = environment
         diagnostics = Diagnostics(tool: name, environment: environment["FEED_LOG"])
+        let maxLineText = environment["FEED_MAX_LINE"].flatMap { $0.isEmpty ? nil : $0 }
+        maxLine = maxLineText.map { ByteCount.parse($0) ?? 0 } ?? InputLines.defaultMaxLine
         output = Output(fd: streams.output, diagnostics: diagnostics)
         Descriptor.widenPipe(streams.input)
         Descriptor.widenPipe(streams.output)
@@ -71,6 +75,9 @@ public final class Tool: @unchecked Sendable {
         }
         if self.arguments.flag("--help") { showHelp() }
         if self.arguments.flag("--version") { showVersion() }
+        if maxLineText != nil && maxLine == 0 {
+            usageError("FEED_MAX_LINE takes a number of bytes, optionally with k, M or G, not '\(maxLineText!)'")
+        }
     }
 
     /// A tool whose command line has a grammar of its own (feed-serve's
@@ -170,7 +177,7 @@ public final class Tool: @unchecked Sendable {
 
     /// Reads standard input line by line, flushing output before each wait.
     public func forEachLine(_ body: (ArraySlice<UInt8>, Int, Bool) throws -> Void) {
-        var lines = InputLines(fd: input, flushing: output)
+        var lines = InputLines(fd: input, maxLine: maxLine, flushing: output)
         do {
             while let (line, number, truncated) = try lines.next() {
                 try body(line, number, truncated)

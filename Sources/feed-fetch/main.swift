@@ -92,20 +92,10 @@ let tool = Tool(
 /// case-insensitive), or nil when the option is absent.
 func byteCount(_ name: String) throws(ErrorRecord) -> Int? {
     guard let text = arguments.value(name) else { return nil }
-    var digits = Substring(text)
-    var multiplier = 1
-    switch digits.last {
-    case "k"?, "K"?: multiplier = 1 << 10
-    case "m"?, "M"?: multiplier = 1 << 20
-    case "g"?, "G"?: multiplier = 1 << 30
-    default: break
-    }
-    if multiplier > 1 { digits = digits.dropLast() }
-    guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-          let n = Int(digits), n <= Int.max / multiplier else {
+    guard let n = ByteCount.parse(text) else {
         throw ErrorRecord(.usage, "\(name) takes a number of bytes, optionally with k, M or G, not '\(text)'")
     }
-    return n * multiplier
+    return n
 }
 
 let arguments = tool.arguments

@@ -1,3 +1,4 @@
+import Foundation
 import EssentialFeed
 import FeedCLI
 import XCTest
@@ -60,5 +61,49 @@ final class InputLinesTests: XCTestCase {
         XCTAssertThrowsError(try reader.next()) { error in
             XCTAssertEqual((error as? ErrorRecord)?.kind, .store)
         }
+    }
+
+    /// Every line of `bytes` read from a file, or the error that ended the reading.
+    private func linesOfFile(_ bytes: [UInt8], readSize: Int = 65_536, maxLine: Int = InputLines.defaultMaxLine) throws -> (lines: [[UInt8]], error: ErrorRecord?) {
+        let path = NSTemporaryDirectory() + "input-lines-\(UUID().uuidString)"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        var reader = InputLines(fd: fd, readSize: readSize, maxLine: maxLine, flushing: nil)
+        var seen: [[UInt8]] = []
+        do {
+            while let (line, _, _) = try reader.next() { seen.append(Array(line)) }
+        } catch {
+            return (seen, error)
+        }
+        return (seen, nil)
+    }
+
+    func test_aLineLongerThanTheLimit_isInvalidData_namingItsLine_andEndsTheReading() throws {
+        let long = [UInt8](repeating: UInt8(ascii: "x"), count: 5_000)
+        let input = Array("a\n\n".utf8) + long + Array("\nb\n".utf8)
+        let read = try linesOfFile(input, readSize: 64, maxLine: 4_096)
+        XCTAssertEqual(read.lines, [Array("a".utf8)])
+        XCTAssertEqual(read.error, ErrorRecord(.invalidData, "line longer than 4096 bytes (FEED_MAX_LINE)", line: 3))
+        XCTAssertNil(try linesOfFile(input, readSize: 64, maxLine: 5_000).error, "a line of the limit is read")
+        // Over the limit by a byte, the newline in the same read.
+        XCTAssertEqual(try linesOfFile(input, maxLine: 4_999).error, ErrorRecord(.invalidData, "line longer than 4999 bytes (FEED_MAX_LINE)", line: 3))
+    }
+
+    func test_linesOfAMegabyteOrMore_areHandedOverWhole_andTheLinesAfterThemFollow() throws {
+        var input: [UInt8] = []
+        var expected: [[UInt8]] = []
+        for (i, size) in [10, 3 << 20, 1 << 20, 5, (1 << 20) + 7, 0, 2 << 20].enumerated() {
+            let line = (0..<size).map { UInt8(ascii: "a") + UInt8(($0 + i) % 26) }
+            input += line + [UInt8(ascii: "\n")]
+            if size > 0 { expected.append(line) }
+        }
+        input += Array("\r\n".utf8) + [UInt8](repeating: 0x20, count: 1 << 20) + Array("\nlast\r\n".utf8)
+        expected.append(Array("last".utf8))
+        let read = try linesOfFile(input)
+        XCTAssertNil(read.error)
+        XCTAssertEqual(read.lines.map(\.count), expected.map(\.count))
+        XCTAssertEqual(read.lines, expected, "a blank line of a megabyte is skipped too")
     }
 }

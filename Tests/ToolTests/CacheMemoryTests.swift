@@ -69,6 +69,48 @@ final class CacheMemoryTests: XCTestCase {
         }
     }
 
+    /// One record of 64 MB (an image of 48 MiB, as base64) through
+    /// save-images peaks at about twice the line, not five times: the line
+    /// is parsed in the buffer it was read into, the base64 decoded from it
+    /// where it lies, SQLite binds the data without a copy, and the JSON
+    /// store writes its text piece by piece. A line past FEED_MAX_LINE is
+    /// invalid_data, and nothing is stored.
+    func test_saveImagesOfA64MBLine_peaksUnderTwiceTheLinePlusTheBound_andFEED_MAX_LINEBoundsALine() throws {
+        try requireGNUTime()
+        let dir = temporaryDirectory(self)
+        let generate = sh(#"""
+            printf '{"url":"https://images.example.com/big.png","status":200,"body_base64":"' > "$D/big"
+            head -c 50331648 /dev/urandom > "$D/raw"
+            base64 -w 0 < "$D/raw" >> "$D/big"
+            printf '"}\n' >> "$D/big"
+            printf '{"id":"AAAAAAAA-0000-4000-8000-000000000000","url":"https://images.example.com/big.png"}\n' > "$D/feed"
+            """#, environment: ["D": dir], timeout: 120)
+        XCTAssertEqual(generate.status, 0, generate.stderr)
+        let line = StoreFileSize.of(dir + "/big")
+        XCTAssertGreaterThan(line, 64 << 20)
+        for name in ["feed.sqlite", "feed.json"] {
+            let run = sh(#"""
+                feed-cache --store "$S" save < "$D/feed" &&
+                /usr/bin/time -f %M -o "$D/rss" feed-cache --store "$S" save-images < "$D/big" &&
+                feed-cache --store "$S" image --output - https://images.example.com/big.png | cmp - "$D/raw" && echo same
+                """#, environment: ["D": dir, "S": dir + "/" + name], timeout: 300)
+            XCTAssertEqual(run.out, "same\n", "\(name): \(run.stderr)")
+            let text = try String(contentsOfFile: dir + "/rss", encoding: .utf8)
+            let kib = try XCTUnwrap(text.split(separator: "\n").last.flatMap { Int($0) }, "no peak RSS in \(text)")
+            StressSettings.current.report("save-images line=\(line) store=\(name) peak_kib=\(kib)")
+            XCTAssertLessThan(kib, 2 * line / 1024 + Self.limitKiB, "\(name): save-images of a \(line)-byte line peaked at \(kib / 1024) MiB")
+
+            let bounded = sh(#"FEED_MAX_LINE=64M feed-cache --store "$S" delete && FEED_MAX_LINE=64M feed-cache --store "$S" save < "$D/feed" && FEED_MAX_LINE=64M feed-cache --store "$S" save-images < "$D/big""#,
+                             environment: ["D": dir, "S": dir + "/" + name], timeout: 120)
+            XCTAssertEqual(bounded.status, 65, bounded.stderr)
+            XCTAssertTrue(bounded.stderr.contains("feed-cache: stdin:1: line longer than 67108864 bytes (FEED_MAX_LINE)"), bounded.stderr)
+            XCTAssertEqual(sh(#"feed-cache --store "$S" image --output /dev/null https://images.example.com/big.png"#, environment: ["S": dir + "/" + name]).status, 66, "nothing stored")
+        }
+        let wrong = sh("FEED_MAX_LINE=lots feed-map < /dev/null")
+        XCTAssertEqual(wrong.status, 64)
+        XCTAssertTrue(wrong.stderr.contains("FEED_MAX_LINE takes a number of bytes, optionally with k, M or G, not 'lots'"), wrong.stderr)
+    }
+
     /// The views of a feed larger than the bound: `load --images` keeps the
     /// records in its spool while the store lends them, `feed-view` writes the
     /// page as the records come and keeps the Atom entries in its spool.

@@ -49,7 +49,11 @@ public struct Response: Sendable {
         if let body = document.member(object, "body") {
             self.init(url: url, status: status, body: .json(document, node: body), etag: etag, lastModified: lastModified)
         } else if let encodedNode = document.member(object, "body_base64") {
-            guard let encoded = document.string(encodedNode), let data = Base64.decode(encoded) else {
+            // Decoded from the record's own bytes unless escaped (base64 needs no escape; `\/` is allowed).
+            let encoded = document.kind(encodedNode) != .string ? nil
+                : document.isEscaped(encodedNode) ? document.string(encodedNode).flatMap(Base64.decode)
+                : Base64.decode(document.bytes[document.range(encodedNode)])
+            guard let data = encoded else {
                 throw ErrorRecord(.invalidData, "body_base64 is not base64", context: context)
             }
             self.init(url: url, status: status, body: .bytes(data), etag: etag, lastModified: lastModified)

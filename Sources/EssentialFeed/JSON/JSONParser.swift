@@ -13,7 +13,7 @@ public enum JSONParser {
 
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONDocument {
         var nodes: [JSONDocument.Node] = []
-        nodes.reserveCapacity(max(8, bytes.count / 12))
+        nodes.reserveCapacity(min(max(8, bytes.count / 12), 1 << 16))
         try bytes.withUnsafeBufferPointer { (p) throws(JSONSyntaxError) in
             var parser = JSONTapeParser(p: p, maxDepth: maxDepth)
             try parser.run(&nodes)

@@ -25,6 +25,12 @@ public enum Base64 {
 
     /// Decodes base64 text given as UTF-8 bytes.
     public static func decode(_ text: [UInt8]) -> [UInt8]? {
+        decode(text[...])
+    }
+
+    /// Decodes base64 text given as UTF-8 bytes, where they lie (a record's
+    /// line: a large image is not copied as text before it is decoded).
+    public static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(text.count * 3 / 4)
         var accumulator: UInt32 = 0

@@ -634,6 +634,15 @@ final class JSONFileTransaction: FeedStoreTransaction {
             first = false
             JSONWriter.appendEscaped(key, to: &entry)
             entry.append(contentsOf: #"":""#.utf8)
+            if fromNew && value.count >= 3 << 16 {
+                // A big image's text is made and written piece by piece.
+                try output.append(entry)
+                entry.removeAll(keepingCapacity: true)
+                try ImageDataText.encode(value) { (piece) throws(ErrorRecord) in try output.append(piece) }
+                entry.append(UInt8(ascii: "\""))
+                try output.append(entry)
+                continue
+            }
             // The data apart: a big image is written as it is, not copied again.
             let text = fromNew ? ImageDataText.encode(value) : value
             if text.count < 1 << 16 {

@@ -42,6 +42,20 @@ final class SQLiteStatement {
         try check(code)
     }
 
+    /// Binds `bytes` at `index` where they lie (SQLite copies nothing: an
+    /// image of 48 MB is not held twice), steps once, then resets the
+    /// statement and clears its bindings before the bytes may go.
+    func stepOnce(binding bytes: [UInt8], at index: Int32) throws(ErrorRecord) {
+        let code = bytes.withUnsafeBytes { raw -> Int32 in
+            defer { reset() }
+            let bound = sqlite3_bind_blob64(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(raw.count), nil)
+            guard bound == SQLITE_OK else { return bound }
+            let stepped = sqlite3_step(statement)
+            return stepped == SQLITE_DONE || stepped == SQLITE_ROW ? SQLITE_OK : stepped
+        }
+        try check(code)
+    }
+
     private func check(_ code: Int32) throws(ErrorRecord) {
         guard code == SQLITE_OK else { throw connection.failure(code, verb) }
     }

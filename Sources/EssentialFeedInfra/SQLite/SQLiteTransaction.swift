@@ -263,8 +263,7 @@ final class SQLiteTransaction: FeedStoreTransaction {
         try connection.guarded { () throws(ErrorRecord) in
             let statement = try connection.prepare("INSERT OR REPLACE INTO image_data (url, data) VALUES (?, ?)", "write")
             try statement.bind(1, url)
-            try statement.bind(2, data)
-            _ = try statement.step()
+            try statement.stepOnce(binding: data, at: 2)
         }
     }
 

@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+
+/// feed-sync's systemd user units, as scripts/install installs them: they
+/// name the installed feed-sync, `systemd-analyze verify` finds nothing to
+/// say, the sandbox is rated, the timer is what the documents say, and the
+/// service's command runs as the unit runs it (its environment file, a
+/// bare environment) and fills the cache it may write. Where systemd can
+/// run a user manager the service would be started for real; where it
+/// cannot (a container without systemd), the test says so.
+final class SystemdUnitTests: XCTestCase {
+    /// The installed prefix under test (scripts/test's last pass), else one installed here.
+    private func installedPrefix() throws -> String {
+        let prefix = URL(fileURLWithPath: Products.directory).deletingLastPathComponent().path
+        if FileManager.default.fileExists(atPath: prefix + "/lib/systemd/user/feed-sync.service") { return prefix }
+        let here = temporaryDirectory(self) + "/prefix"
+        let install = sh(#""$R/scripts/install" --from "$FEED_BIN" --prefix "$P""#,
+                         environment: ["R": DocumentedRecipeTests.root.path, "FEED_BIN": Products.directory, "P": here], timeout: 120)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        return here
+    }
+
+    func test_userUnits_nameTheInstalledFeedSync_verifyClean_andTheServiceRunsAsTheUnitRunsIt() throws {
+        let prefix = try installedPrefix()
+        let units = prefix + "/lib/systemd/user"
+        let service = try String(contentsOfFile: units + "/feed-sync.service", encoding: .utf8)
+        let timer = try String(contentsOfFile: units + "/feed-sync.timer", encoding: .utf8)
+        XCTAssertFalse(service.contains("@BINDIR@"))
+        let settings = Dictionary(service.split(separator: "\n").filter { !$0.hasPrefix("#") && $0.contains("=") }
+            .map { line -> (String, String) in let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false); return (String(parts[0]), String(parts[1])) },
+            uniquingKeysWith: { first, _ in first })
+        XCTAssertEqual(settings["ExecStart"], prefix + "/bin/feed-sync --pages 3")
+        XCTAssertEqual(settings["EnvironmentFile"], "%E/essential-feed/feed-sync.env")
+        XCTAssertEqual(settings["CacheDirectory"], "essential-feed")
+        XCTAssertEqual(settings["ProtectHome"], "read-only")
+        XCTAssertEqual(settings["ProtectSystem"], "strict")
+        for line in ["OnCalendar=*:00/30", "RandomizedDelaySec=5min", "Persistent=true", "WantedBy=timers.target"] {
+            XCTAssertTrue(timer.contains(line + "\n"), line)
+        }
+
+        if sh("command -v systemd-analyze").status == 0 {
+            let runtime = temporaryDirectory(self)
+            XCTAssertEqual(chmod(runtime, 0o700), 0)
+            let environment = ["XDG_RUNTIME_DIR": runtime, "MANPATH": prefix + "/share/man:", "U": units]
+            let verify = sh(#"systemd-analyze verify --user "$U/feed-sync.service" "$U/feed-sync.timer""#, environment: environment)
+            XCTAssertEqual(verify.status, 0, verify.stderr)
+            XCTAssertEqual(verify.out + verify.stderr, "", "verify has nothing to say")
+            let security = sh(#"systemd-analyze security --offline=true --user "$U/feed-sync.service""#, environment: environment)
+            XCTAssertEqual(security.status, 0, security.stderr)
+            let overall = security.lines.first { $0.contains("Overall exposure level") } ?? security.out
+            print("SystemdUnitTests: \(overall.trimmingCharacters(in: .whitespaces))")
+            let score = overall.split(separator: " ").compactMap { Double($0) }.first
+            XCTAssertLessThanOrEqual(try XCTUnwrap(score, overall), 3.0, "the sandbox rates OK or better")
+        } else {
+            print("SystemdUnitTests: systemd-analyze is not installed: the units are not verified")
+        }
+
+        // The service's command as the unit runs it: a bare environment (a
+        // user manager's PATH), HOME, and the variables of its environment
+        // file, written as the README says. A user manager is tried first.
+        let server = try Served(test: self)
+        let home = temporaryDirectory(self)
+        if sh("systemctl --user is-system-running").status == 0 {
+            print("SystemdUnitTests: a user manager runs here; the service is still run by hand, in a private home")
+        } else {
+            print("SystemdUnitTests: systemd runs no user manager here: the service's command runs as the unit would run it")
+        }
+        let readme = try String(contentsOf: DocumentedRecipeTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = readme.components(separatedBy: "\n").filter { $0.hasPrefix("    ") }.map { String($0.dropFirst(4)) }
+        let setup = block.filter { $0.hasPrefix("mkdir -p ~/.config/essential-feed") || $0.hasPrefix("echo FEED_BASE_URL=") }
+        XCTAssertEqual(setup.count, 2, "the README says how to write the environment file")
+        XCTAssertTrue(block.contains("systemctl --user enable --now feed-sync.timer"))
+        XCTAssertTrue(block.contains("journalctl --user -u feed-sync.service"))
+        let prepared = sh(setup.joined(separator: "\n").replacingOccurrences(of: "https://feed.example.com", with: server.base), environment: ["HOME": home])
+        XCTAssertEqual(prepared.status, 0, prepared.stderr)
+        let command = try XCTUnwrap(settings["ExecStart"])
+        let run = sh(#"set -a; . "$H/.config/essential-feed/feed-sync.env"; set +a; exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$H" FEED_BASE_URL="$FEED_BASE_URL" "#
+                     + command, environment: ["H": home], timeout: 120)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.out + run.stderr, "", "silent on success")
+        let loaded = sh(#"feed-cache --store "$H/.cache/essential-feed/feed.sqlite" load"#, environment: ["H": home])
+        let served = sh(#"feed-fetch --base-url "$B" --limit 30 | feed-map"#, environment: ["B": server.base])
+        XCTAssertEqual(loaded.status, 0, loaded.stderr)
+        XCTAssertFalse(loaded.lines.isEmpty)
+        XCTAssertEqual(loaded.out, served.out, "the cache holds the served feed")
+    }
+}

@@ -223,11 +223,13 @@ public final class PostgreSQLFeedStore: FeedStore {
     }
 
     /// Version 1 to 2: when each image was first cached, a column of its
-    /// row (NULL in the rows already there: their feed's timestamp).
+    /// row, given to the rows already there as their feed's timestamp (now,
+    /// before a confirmation or an append moves it).
     private func migrateFromVersion1(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
         let s = Self.schema
         try connection.execute("""
             ALTER TABLE \(s).feed_image ADD COLUMN first_cached_seconds bigint;
+            UPDATE \(s).feed_image SET first_cached_seconds = (SELECT timestamp_seconds FROM \(s).feed_cache);
             UPDATE \(s).store SET schema_version = \(Self.schemaVersion);
             """, "migrate the store's schema")
     }

@@ -68,7 +68,8 @@ public struct InputLines {
                 if Self.isBlank(line) { continue }
                 return (line, number, false)
             }
-            if end - start > maxLine {
+            // (A carriage return that may end the line is not counted yet.)
+            if end - start > maxLine + 1 || (end - start == maxLine + 1 && buffer[end - 1] != 0x0D) {
                 throw ErrorRecord(.invalidData, "line longer than \(maxLine) bytes (FEED_MAX_LINE)", line: number + 1)
             }
             if ended {

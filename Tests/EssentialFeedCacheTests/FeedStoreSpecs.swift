@@ -178,6 +178,8 @@ extension ValidatorsFeedStoreSpecs where Self: XCTestCase {
         XCTAssertEqual(firstCached(at: 4), ["d\(2 * day)", "a0", "e\(3 * day)"], "a page after an image: a moved up keeps its time", file: file, line: line)
         XCTAssertNoThrow(try loader(5).save(reading: reading([b])), file: file, line: line)
         XCTAssertEqual(firstCached(at: 5), ["b\(5 * day)"], "an image that left the feed is new when it comes back", file: file, line: line)
+        XCTAssertNoThrow(try loader(13).merge(reading: reading([c, b]), after: nil), file: file, line: line)
+        XCTAssertEqual(firstCached(at: 13), ["c\(13 * day)", "b\(5 * day)"], "a page merged into an expired feed: what comes back keeps its time", file: file, line: line)
     }
 
     func assertThatValidatorsAreKeptWithTheFeed(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {

@@ -130,6 +130,28 @@ final class JSONFileFeedStoreDocumentTests: XCTestCase {
         XCTAssertEqual(try sut.cachedImageDataURLs(), [])
     }
 
+    /// A document of an earlier release has no `first_cached`: its items
+    /// were first cached with their feed, and keep that time through an
+    /// append (which restamps the feed) and a confirmation.
+    func test_itemsOfAnEarlierReleasesDocument_keepTheirFeedsTimeAsFirstCached_throughAnAppend() throws {
+        let document = #"{"format":"essential-feed-cache","version":1,"timestamp":"2024-01-01T00:00:00Z","feed":[{"id":"0F618D2C-83C6-4C5D-97F7-8E51F97BAAC5","url":"https://a.example/1.png"}]}"# + "\n"
+        StoreTestFiles.write(Array(document.utf8), to: storePath)
+        let later = Timestamp(seconds: 1_704_067_200 + 3_600)
+        let new = uniqueImage()
+        let loader = LocalFeedLoader(store: makeSUT(), currentDate: { later })
+        var sent = false
+        try loader.append(reading: { (add) throws(ErrorRecord) -> Bool in
+            guard !sent else { return false }
+            sent = true
+            _ = try CachedImageText.lending(new) { (text) throws(ErrorRecord) in try add(text) }
+            return true
+        })
+        _ = try loader.confirm(validators: nil)
+        var times: [Int64?] = []
+        _ = try loader.load { times.append($0.firstCached) }
+        XCTAssertEqual(times, [1_704_067_200, later.seconds])
+    }
+
     func test_retrieve_readsADocumentWrittenByHandInAnyKeyOrderWithBlanksEscapesAndRepeatedMembers() throws {
         let document = """
             {

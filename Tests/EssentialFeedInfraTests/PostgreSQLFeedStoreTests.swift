@@ -119,10 +119,14 @@ final class PostgreSQLFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedIm
         XCTAssertEqual(times, [anyTimestamp().seconds, anyTimestamp().seconds])
         XCTAssertEqual(try makeSUT().retrieve()?.feed, feed)
 
+        // A 304 restamps the feed: the rows migrated keep their feed's former time.
         let later = Timestamp(seconds: anyTimestamp().seconds + 60)
-        try LocalFeedLoader(store: makeSUT(), currentDate: { later }).save(reading: { _ in false })
+        XCTAssertNotNil(try LocalFeedLoader(store: makeSUT(), currentDate: { later }).confirm(validators: nil))
         XCTAssertEqual(try server.psql("SELECT schema_version FROM essential_feed.store", database: database), "2\n")
         XCTAssertEqual(try makeSUT().info().schemaVersion, 2)
+        times = []
+        _ = try LocalFeedLoader(store: makeSUT(), currentDate: { later }).load { times.append($0.firstCached) }
+        XCTAssertEqual(times, [anyTimestamp().seconds, anyTimestamp().seconds])
     }
 
     func test_validators_goWithAReplacedOrDeletedFeed_andStayWhenImagesAreAddedAfterIt() throws {

@@ -312,7 +312,8 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         XCTAssertEqual(appended, FeedCacheAppendResult(kept: 3, added: 1, droppedExpired: 0))
         XCTAssertEqual(try sut.retrieve()?.feed.map(\.id.uuidString), ids + [try XCTUnwrap(sut.retrieve()?.feed.last?.id.uuidString)])
         XCTAssertEqual(try integer("PRAGMA user_version"), 3, "a write migrates to version 3: the validators' columns, then each image's first-cached time")
-        XCTAssertEqual(try integer("SELECT count(*) FROM feed_image WHERE first_cached_seconds IS NULL"), 3, "the rows already there say nothing: their feed's timestamp")
+        XCTAssertEqual(try text("SELECT group_concat(coalesce(first_cached_seconds, 'null'), ' ') FROM feed_image"), "1700000000 1700000000 1700000000 1700000000",
+                       "the rows already there were first cached with their feed, before the append restamped it")
         XCTAssertEqual(try integer("PRAGMA page_size"), 4_096, "an existing file keeps its page size")
 
         let validators = FeedValidators(url: "http://h/v1/feed", etag: "\"e\"", lastModified: nil)

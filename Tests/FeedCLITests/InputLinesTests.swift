@@ -87,6 +87,10 @@ final class InputLinesTests: XCTestCase {
         XCTAssertEqual(read.lines, [Array("a".utf8)])
         XCTAssertEqual(read.error, ErrorRecord(.invalidData, "line longer than 4096 bytes (FEED_MAX_LINE)", line: 3))
         XCTAssertNil(try linesOfFile(input, readSize: 64, maxLine: 5_000).error, "a line of the limit is read")
+        // A carriage return ending a line of the limit, read before its newline, does not count.
+        let crlf = Array(String(repeating: "y", count: 10).utf8) + Array("\r\nz\n".utf8)
+        XCTAssertNil(try linesOfFile(crlf, readSize: 11, maxLine: 10).error)
+        XCTAssertEqual(try linesOfFile(crlf, readSize: 11, maxLine: 10).lines.map(\.count), [10, 1])
         // Over the limit by a byte, the newline in the same read.
         XCTAssertEqual(try linesOfFile(input, maxLine: 4_999).error, ErrorRecord(.invalidData, "line longer than 4999 bytes (FEED_MAX_LINE)", line: 3))
     }

@@ -293,4 +293,30 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(err.split(separator: "\n").count, 1, err)
         XCTAssertTrue(err.contains("Too many open files"), err)
     }
+
+    /// Out of descriptors while idle keep-alive connections hold some: they
+    /// are closed and the connection is made once more, so a request to
+    /// another server still goes out (with no other request to wait for).
+    func test_fetch_outOfDescriptors_closesIdleKeepAliveConnections_andConnectsOnceMore() throws {
+        guard sh("command -v prlimit").status == 0 else { throw XCTSkip("prlimit (util-linux) is not installed") }
+        let first = try Served(test: self)
+        let second = try Served(test: self)
+        let directory = temporaryDirectory(self)
+        let run = sh(#"""
+            { echo "$A/image-1"; while [ ! -e "$D/limited" ]; do sleep 0.05; done; echo "$B/image-2"; } |
+                feed-fetch --parallel 4 - > "$D/out" 2> "$D/err" &
+            fetch=$!
+            i=0; while [ ! -s "$D/out" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+            pid=$(pgrep -n -x feed-fetch)
+            # The lowest descriptor number free: the limit, so that no new one can be had.
+            n=0; while [ -e "/proc/$pid/fd/$n" ]; do n=$((n + 1)); done
+            prlimit --pid "$pid" --nofile="$n:$n" && touch "$D/limited"
+            wait $fetch; echo $?
+            """#, environment: ["D": directory, "A": first.base, "B": second.base], timeout: 60)
+        let err = (try? String(contentsOfFile: directory + "/err", encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.out, "0\n", run.stderr + err)
+        let lines = try String(contentsOfFile: directory + "/out", encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines.allSatisfy { $0.contains(#""status":200"#) }, lines.map { String($0.prefix(120)) }.joined(separator: "\n"))
+    }
 }

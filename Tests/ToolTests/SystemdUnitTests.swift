@@ -12,7 +12,7 @@ final class SystemdUnitTests: XCTestCase {
     /// The installed prefix under test (scripts/test's last pass), else one installed here.
     private func installedPrefix() throws -> String {
         let prefix = URL(fileURLWithPath: Products.directory).deletingLastPathComponent().path
-        if FileManager.default.fileExists(atPath: prefix + "/lib/systemd/user/feed-sync.service") { return prefix }
+        if FileManager.default.fileExists(atPath: prefix + "/share/systemd/user/feed-sync.service") { return prefix }
         let here = temporaryDirectory(self) + "/prefix"
         let install = sh(#""$R/scripts/install" --from "$FEED_BIN" --prefix "$P""#,
                          environment: ["R": DocumentedRecipeTests.root.path, "FEED_BIN": Products.directory, "P": here], timeout: 120)
@@ -22,7 +22,8 @@ final class SystemdUnitTests: XCTestCase {
 
     func test_userUnits_nameTheInstalledFeedSync_verifyClean_andTheServiceRunsAsTheUnitRunsIt() throws {
         let prefix = try installedPrefix()
-        let units = prefix + "/lib/systemd/user"
+        // Under a prefix other than /usr and /usr/local: the XDG data folder the user manager searches.
+        let units = prefix + "/share/systemd/user"
         let service = try String(contentsOfFile: units + "/feed-sync.service", encoding: .utf8)
         let timer = try String(contentsOfFile: units + "/feed-sync.timer", encoding: .utf8)
         XCTAssertFalse(service.contains("@BINDIR@"))

@@ -98,7 +98,9 @@ public struct LocalFeedLoader {
                     }
                     if after != nil { keptValidators = try tx.retrieveValidators() }
                 } else {
+                    // Not kept, but an image of it that comes back keeps its time.
                     dropped = header.count
+                    firstCached = Self.firstCachedTimes(in: tx)
                 }
             }
             let start: Int

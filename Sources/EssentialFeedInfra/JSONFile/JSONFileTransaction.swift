@@ -316,10 +316,13 @@ final class JSONFileTransaction: FeedStoreTransaction {
             itemsStart = prefix.count
         } else {
             var keptOld = false
+            var oldSeconds: Int64 = 0
             if keepingCachedImages && feed == .old {
                 switch oldFeed {
                 case .absent: break
-                case .valid: keptOld = true
+                case .valid(let header):
+                    keptOld = true
+                    oldSeconds = header.timestamp.seconds
                 case .damaged(let error): throw error
                 }
             }
@@ -336,6 +339,9 @@ final class JSONFileTransaction: FeedStoreTransaction {
                     try JSONFeedDocumentSummary.seek(&reader, member: member)
                     try reader.beginArray()
                     try JSONFeedDocumentSummary.visitItems(&reader, path: path) { (image) throws(ErrorRecord) in
+                        // An item of an earlier release's document: first cached with its feed.
+                        var image = image
+                        if image.firstCached == nil { image.firstCached = oldSeconds }
                         _ = try append(image, keepingRepeatedIDs: true)
                     }
                 }

@@ -236,10 +236,12 @@ final class SQLiteConnection {
     }
 
     /// Version 2 to 3: when each image was first cached, a column of its
-    /// row (NULL in the rows already there: their feed's timestamp).
+    /// row, given to the rows already there as their feed's timestamp (now,
+    /// before a confirmation or an append moves it).
     func migrateFromVersion2() throws(ErrorRecord) {
         try execute("""
             ALTER TABLE feed_image ADD COLUMN first_cached_seconds INTEGER;
+            UPDATE feed_image SET first_cached_seconds = (SELECT timestamp_seconds FROM feed_cache WHERE singleton = 1);
             PRAGMA user_version = \(SQLiteFeedStore.schemaVersion);
             """, "write")
     }

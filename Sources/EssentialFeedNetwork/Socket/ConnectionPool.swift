@@ -87,6 +87,23 @@ final class ConnectionPool: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Closes every idle connection (the process is out of descriptors);
+    /// the pool stays open. Returns how many it closed.
+    @discardableResult
+    func closeIdle() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        var count = 0
+        for (key, host) in hosts where !host.idle.isEmpty {
+            for fd in host.idle { close(fd) }
+            count += host.idle.count
+            hosts[key]?.open -= host.idle.count
+            hosts[key]?.idle = []
+        }
+        if count > 0 { condition.broadcast() }
+        return count
+    }
+
     /// Closes every idle connection; connections given back later are closed too.
     func closeAll() {
         condition.lock()

@@ -73,7 +73,12 @@ struct SocketExchange {
             case .fresh:
                 if !server.hostIsNumeric { request.watch() }
                 do throws(HTTPFailure) {
-                    fd = try SocketIO.connect(to: server, until: deadline, attach: request.attach, detach: { _ in request.detach() })
+                    do throws(HTTPFailure) {
+                        fd = try SocketIO.connect(to: server, until: deadline, attach: request.attach, detach: { _ in request.detach() })
+                    } catch where error.reason == .outOfDescriptors && pool.closeIdle() > 0 {
+                        // Idle keep-alive connections hold descriptors a new one needs: closed, then once more.
+                        fd = try SocketIO.connect(to: server, until: deadline, attach: request.attach, detach: { _ in request.detach() })
+                    }
                 } catch {
                     pool.giveBack(key, -1, reusable: false)
                     if let proxy, error.reason != .cancelled { throw HTTPFailure(error.reason, "proxy \(proxy.shown): \(error.message)") }

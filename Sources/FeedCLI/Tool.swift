@@ -67,6 +67,13 @@ public final class Tool: @unchecked Sendable {
         Descriptor.widenPipe(streams.output)
         if streams.handlesSignals { Signals.install(output: output) }
         let all = options + [.flag("--help", "-h"), .flag("--version")]
+        #if DEBUG
+        // For the completion tests, in debug builds only: the long options the tool parses, one a line.
+        if environment["FEED_TEST_LIST_OPTIONS"] == "1" {
+            for spec in all { for name in spec.names where name.hasPrefix("--") { print(name) } }
+            exit(0)
+        }
+        #endif
         do {
             self.arguments = try Arguments(arguments, options: all)
         } catch {

@@ -1,0 +1,137 @@
+import Foundation
+import XCTest
+
+/// Completions for bash, zsh and fish, made by scripts/completions from
+/// each command's --help: every option and command the help lists is a
+/// completion word (read here from the help with a parser of the test's
+/// own, and from the bash file as written), and each shell, driven for
+/// real, completes subcommands, options and finite values.
+final class CompletionTests: XCTestCase {
+    static let commands = ["feed-fetch", "feed-map", "comments-map", "feed-cache", "feed-paginate", "reldate", "feed-view",
+                           "feed-serve", "feed-sync", "feed-show", "feed-comments"]
+
+    /// The completion files of `shell`, made here from the commands under test.
+    private func completions(_ shell: String) throws -> String {
+        let directory = temporaryDirectory(self) + "/" + shell
+        let run = sh(#"PATH="$S:$PATH" "$S/completions" --shell "$SHELL_NAME" --output "$D""#,
+                     environment: ["S": AcceptanceTests.scripts, "SHELL_NAME": shell, "D": directory])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return directory
+    }
+
+    /// The options and commands `command --help` lists: lines of two
+    /// spaces then an option (`--name`, or `-h, --help`), and the names
+    /// under "commands:".
+    private func helpWords(_ command: String) -> Set<String> {
+        let help = sh(#"PATH="$S:$PATH" "$C" --help"#, environment: ["S": AcceptanceTests.scripts, "C": command]).out
+        var words: Set<String> = ["--help", "--version"]
+        var section = ""
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let first = line.first, first.isLetter, line.hasSuffix(":") { section = String(line); continue }
+            guard line.hasPrefix("  "), !line.hasPrefix("   ") else { continue }
+            let tokens = line.split(separator: " ")
+            guard let token = tokens.first else { continue }
+            if token.hasPrefix("--") {
+                words.insert(String(token.prefix { $0 != "=" }))
+            } else if token.hasPrefix("-"), token.hasSuffix(","), tokens.count > 1, tokens[1].hasPrefix("--") {
+                words.insert(String(tokens[1]))
+            } else if section == "commands:", token.allSatisfy({ $0.isLowercase || $0 == "-" }) {
+                words.insert(String(token))
+            }
+        }
+        return words
+    }
+
+    func test_everyOptionAndCommandOfEachHelp_isACompletionWord_andNoOtherIs() throws {
+        let bash = try completions("bash")
+        for command in Self.commands {
+            let file = try String(contentsOfFile: bash + "/" + command, encoding: .utf8)
+            // The words bash offers: the option list and the subcommand (or file) list of the function.
+            var words: Set<String> = []
+            for line in file.split(separator: "\n") where line.contains("compgen -W \"") && !line.contains(") mapfile") {
+                let list = line.components(separatedBy: "compgen -W \"")[1].components(separatedBy: "\"")[0]
+                words.formUnion(list.split(separator: " ").map(String.init))
+            }
+            XCTAssertEqual(words, helpWords(command), command)
+        }
+    }
+
+    /// The options each tool parses (its option table, listed by debug
+    /// builds) are the options its --help shows: so none lacks a completion.
+    func test_theOptionsEachToolParses_areTheOptionsItsHelpShows() throws {
+        guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
+            throw XCTSkip("the option tables are listed by debug builds only; the installed tools are release builds")
+        }
+        // The scripts parse in shell, and feed-serve with a parser of its own (FeedServeCommand): their help alone is compared.
+        for command in Self.commands where !["feed-sync", "feed-show", "feed-comments", "feed-serve"].contains(command) {
+            let listed = sh("FEED_TEST_LIST_OPTIONS=1 \(command)")
+            XCTAssertEqual(listed.status, 0, listed.stderr)
+            let help = helpWords(command).filter { $0.hasPrefix("--") }
+            XCTAssertEqual(Set(listed.lines), help, command)
+        }
+    }
+
+    func test_bash_completesSubcommandsOptionsAndValues() throws {
+        let bash = try completions("bash")
+        let run = sh(#"""
+            bash -c '
+                for f in "$B"/*; do source "$f"; done
+                complete -p feed-cache feed-view feed-sync | wc -l
+                COMP_WORDS=(feed-cache s); COMP_CWORD=1; _essential_feed_feed_cache; echo "${COMPREPLY[*]}"
+                COMP_WORDS=(feed-cache save --a); COMP_CWORD=2; _essential_feed_feed_cache; echo "${COMPREPLY[*]}"
+                COMP_WORDS=(feed-view --format ""); COMP_CWORD=2; _essential_feed_feed_view; echo "${COMPREPLY[*]}"
+                COMP_WORDS=(reldate --style n); COMP_CWORD=2; _essential_feed_reldate; echo "${COMPREPLY[*]}"
+                cd "$D" && COMP_WORDS=(feed-sync --store fe); COMP_CWORD=2; _essential_feed_feed_sync; printf "%s\n" "${COMPREPLY[@]}" | sort | xargs
+            '
+            """#, environment: ["B": bash, "D": try filesFolder()])
+        XCTAssertEqual(run.lines, ["3", "save save-images", "--append --after --allow-empty", "text html atom", "narrow", "feed.json feed.sqlite"], run.stderr)
+    }
+
+    func test_fish_completesSubcommandsOptionsAndValues() throws {
+        guard sh("command -v fish").status == 0 else { throw XCTSkip("fish is not installed (the test command installs it)") }
+        let fish = try completions("fish")
+        let run = sh(#"""
+            cd "$D" && fish -c '
+                for f in $F/*.fish; source $f; end
+                complete -C "feed-cache s"
+                complete -C "feed-view --format "
+                complete -C "feed-sync --pa"
+                complete -C "feed-sync --store fe"
+            ' | cut -f1
+            """#, environment: ["F": fish, "D": try filesFolder()])
+        XCTAssertEqual(run.lines, ["save", "save-images", "atom", "html", "text", "--pages", "--parallel", "feed.json", "feed.sqlite"], run.stderr)
+    }
+
+    func test_zsh_loadsEachFunctionUnderCompinit_andListsTheCandidates() throws {
+        guard sh("command -v zsh").status == 0 else { throw XCTSkip("zsh is not installed (the test command installs it)") }
+        let zsh = try completions("zsh")
+        let loaded = sh(#"zsh -f -c 'fpath=("$Z" $fpath); autoload -U compinit; compinit -u -D; for c in feed-cache feed-view feed-sync; do print -r -- $_comps[$c]; done'"#,
+                        environment: ["Z": zsh])
+        XCTAssertEqual(loaded.lines, ["_feed-cache", "_feed-view", "_feed-sync"], loaded.stderr)
+        // An interactive zsh in a pseudo-terminal, given "feed-cache s" and TAB TAB: the candidates it lists.
+        let script = #"""
+            zmodload zsh/zpty
+            zpty z zsh -f -i
+            zpty -w z 'PS1="> "; fpath=("$Z" $fpath); autoload -U compinit; compinit -u -D; zstyle ":completion:*" list-prompt ""'
+            zpty -w -n z "$WORDS"$'\t\t'
+            sleep 1
+            zpty -w -n z $'\C-c'
+            sleep 0.3
+            all=""
+            while zpty -r -t z out; do all+=$out; done
+            print -r -- $all
+            zpty -d z
+            """#
+        for (words, expected) in [("feed-cache s", ["save", "save-images"]), ("feed-view --format ", ["atom", "html", "text"])] {
+            let listing = sh(#"zsh -f -c "$SCRIPT""#, environment: ["Z": zsh, "SCRIPT": script, "WORDS": words], timeout: 30)
+            for candidate in expected { XCTAssertTrue(listing.out.contains(candidate), "\(words): \(candidate) in \(listing.out.debugDescription)") }
+        }
+    }
+
+    /// A folder holding feed.json and feed.sqlite and a folder, for file-name completion.
+    private func filesFolder() throws -> String {
+        let directory = temporaryDirectory(self)
+        for name in ["feed.json", "feed.sqlite", "other.txt"] { XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data())) }
+        return directory
+    }
+}

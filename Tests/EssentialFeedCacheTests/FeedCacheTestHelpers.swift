@@ -19,12 +19,3 @@ func cachedFeed(savedAt timestamp: Timestamp, count: Int = 2) -> CachedFeed {
     CachedFeed(feed: uniqueFeed(count: count), timestamp: timestamp)
 }
 
-/// Reads `images` one per call, as lent text (a save's input).
-func reading(_ images: [FeedImage]) -> LocalFeedLoader.FeedImageReading {
-    var iterator = images.makeIterator()
-    return { (add) throws(ErrorRecord) -> Bool in
-        guard let image = iterator.next() else { return false }
-        _ = try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try add(text) }
-        return true
-    }
-}

@@ -34,6 +34,16 @@ func demandingFeed() -> [FeedImage] {
 }
 
 /// 2023-11-14T22:13:20.123456789Z: a timestamp with every nanosecond digit.
+/// Reads `images` one per call, as lent text (a save's input).
+func reading(_ images: [FeedImage]) -> LocalFeedLoader.FeedImageReading {
+    var iterator = images.makeIterator()
+    return { (add) throws(ErrorRecord) -> Bool in
+        guard let image = iterator.next() else { return false }
+        _ = try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try add(text) }
+        return true
+    }
+}
+
 func anyTimestamp() -> Timestamp {
     Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_789)
 }
@@ -146,14 +156,6 @@ extension ValidatorsFeedStoreSpecs where Self: XCTestCase {
         let start = anyTimestamp().seconds
         func loader(_ days: Int64) -> LocalFeedLoader {
             LocalFeedLoader(store: sut, currentDate: { Timestamp(seconds: start + days * day, nanoseconds: 5) })
-        }
-        func reading(_ images: [FeedImage]) -> LocalFeedLoader.FeedImageReading {
-            var iterator = images.makeIterator()
-            return { (add) throws(ErrorRecord) -> Bool in
-                guard let image = iterator.next() else { return false }
-                _ = try CachedImageText.lending(image) { (text) throws(ErrorRecord) in try add(text) }
-                return true
-            }
         }
         func firstCached(at days: Int64) -> [String] {
             var out: [String] = []

@@ -20,17 +20,6 @@ let tools: [(name: String, main: () -> Never)] = [
     ("feed-serve", FeedServeTool.main),
 ]
 
-/// The last component of the name this executable was called by.
-func calledName() -> String {
-    let path = CommandLine.arguments.first ?? ""
-    return String(path.split(separator: "/").last ?? Substring(path))
-}
-
-/// Writes `text` on `fd` (1 or 2), whole.
-func say(_ text: String, to fd: Int32) {
-    _ = Array(text.utf8).withUnsafeBytes { Descriptor.writeAll(fd, $0) }
-}
-
 let usage = """
     usage: essential-feed TOOL [ARGUMENTS]
            essential-feed --help | --version
@@ -42,27 +31,19 @@ let usage = """
 
     """
 
-var name = calledName()
+var name = MultiCall.calledName
 if name == "essential-feed" {
     // `essential-feed TOOL ARGS`: the tool's name takes the first place.
-    switch CommandLine.arguments.dropFirst().first {
-    case nil:
-        say(usage, to: 2)
+    MultiCall.answerOwnOptions(name: name, usage: usage)
+    guard CommandLine.arguments.count > 1 else {
+        MultiCall.say(usage, to: 2)
         exit(64)
-    case "-h"?, "--help"?:
-        say(usage, to: 1)
-        exit(0)
-    case "--version"?:
-        say("essential-feed \(toolkitVersion)\n", to: 1)
-        exit(0)
-    default:
-        break
     }
     name = CommandLine.arguments[1]
     Invocation.arguments = Array(CommandLine.arguments.dropFirst(2))
 }
 guard let tool = tools.first(where: { $0.name == name }) else {
-    say("essential-feed: no tool named '\(name)'\nessential-feed: try 'essential-feed --help'\n", to: 2)
+    MultiCall.say("essential-feed: no tool named '\(name)'\nessential-feed: try 'essential-feed --help'\n", to: 2)
     exit(64)
 }
 tool.main()

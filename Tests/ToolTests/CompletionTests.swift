@@ -81,10 +81,14 @@ final class CompletionTests: XCTestCase {
                 COMP_WORDS=(feed-cache save --a); COMP_CWORD=2; _essential_feed_feed_cache; echo "${COMPREPLY[*]}"
                 COMP_WORDS=(feed-view --format ""); COMP_CWORD=2; _essential_feed_feed_view; echo "${COMPREPLY[*]}"
                 COMP_WORDS=(reldate --style n); COMP_CWORD=2; _essential_feed_reldate; echo "${COMPREPLY[*]}"
+                COMP_WORDS=(reldate --locale pt); COMP_CWORD=2; _essential_feed_reldate; echo "${COMPREPLY[*]}"
+                COMP_WORDS=(feed-show --locale zh); COMP_CWORD=2; _essential_feed_feed_show; echo "${COMPREPLY[*]}"
+                COMP_WORDS=(feed-view --locale ""); COMP_CWORD=2; _essential_feed_feed_view; echo "${#COMPREPLY[@]} ${COMPREPLY[0]} ${COMPREPLY[29]}"
                 cd "$D" && COMP_WORDS=(feed-sync --store fe); COMP_CWORD=2; _essential_feed_feed_sync; printf "%s\n" "${COMPREPLY[@]}" | sort | xargs
             '
             """#, environment: ["B": bash, "D": try filesFolder()])
-        XCTAssertEqual(run.lines, ["3", "save save-images", "--append --after --allow-empty", "text html atom", "narrow", "feed.json feed.sqlite"], run.stderr)
+        XCTAssertEqual(run.lines, ["3", "save save-images", "--append --after --allow-empty", "text html atom", "narrow", "pt-BR", "zh-Hans zh-Hant", "30 en fil",
+                                  "feed.json feed.sqlite"], run.stderr)
     }
 
     func test_fish_completesSubcommandsOptionsAndValues() throws {
@@ -97,9 +101,10 @@ final class CompletionTests: XCTestCase {
                 complete -C "feed-view --format "
                 complete -C "feed-sync --pa"
                 complete -C "feed-sync --store fe"
+                complete -C "feed-comments --locale zh-"
             ' | cut -f1
             """#, environment: ["F": fish, "D": try filesFolder()])
-        XCTAssertEqual(run.lines, ["save", "save-images", "atom", "html", "text", "--pages", "--parallel", "feed.json", "feed.sqlite"], run.stderr)
+        XCTAssertEqual(run.lines, ["save", "save-images", "atom", "html", "text", "--pages", "--parallel", "feed.json", "feed.sqlite", "zh-Hans", "zh-Hant"], run.stderr)
     }
 
     func test_zsh_loadsEachFunctionUnderCompinit_andListsTheCandidates() throws {

@@ -435,6 +435,35 @@ final class DocumentedRecipeTests: XCTestCase {
         XCTAssertEqual(unknown.stderr, "essential-feed: no tool named 'feed-fetch'\nessential-feed: try 'essential-feed --help'\n")
     }
 
+    /// The multi-call executable of the tools that link shared libraries
+    /// runs feed-fetch and feed-cache-postgresql (under the name feed-cache
+    /// too, as feed-cache hands a PostgreSQL store over to it) by the name it
+    /// is called by; under its own, it says what it is.
+    func test_networkMultiCallExecutable_runsFeedFetchAndThePostgreSQLFeedCache() throws {
+        let beside = Products.path("essential-feed-net")
+        let installed = Products.directory + "/../libexec/essential-feed/essential-feed-net"
+        let path = FileManager.default.fileExists(atPath: beside) ? beside : installed
+        let env = ["E": path]
+        let help = sh(#""$E" --help"#, environment: env)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.out.hasPrefix("usage: feed-fetch [ARGUMENTS], or feed-cache-postgresql [ARGUMENTS]"), help.out)
+        XCTAssertEqual(sh(#""$E" --version"#, environment: env).out, "essential-feed-net 0.1.0\n")
+        XCTAssertEqual(sh(#""$E""#, environment: env).status, 64)
+        let folder = temporaryDirectory(self)
+        for name in ["feed-fetch", "feed-cache", "feed-cache-postgresql"] {
+            try FileManager.default.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: path)
+        }
+        let server = try Served(test: self)
+        let fetched = sh(quoted(folder + "/feed-fetch") + " --limit 1 < /dev/null", environment: ["FEED_BASE_URL": server.base])
+        XCTAssertEqual(fetched.status, 0, fetched.stderr)
+        XCTAssertEqual(fetched.records().first?["status"] as? Int, 200, fetched.out)
+        for name in ["feed-cache", "feed-cache-postgresql"] {
+            let cache = sh(quoted(folder + "/" + name) + " --help")
+            XCTAssertEqual(cache.status, 0)
+            XCTAssertTrue(cache.out.hasPrefix("usage: feed-cache "), "\(name): \(cache.out.prefix(80))")
+        }
+    }
+
     private func freePort() -> Int {
         let run = sh(#"python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'"#)
         return Int(run.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 18_080

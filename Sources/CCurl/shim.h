@@ -36,3 +36,16 @@ static inline CURLcode feed_curl_getinfo_long(CURL *curl, CURLINFO info, long *v
 static inline CURLcode feed_curl_getinfo_string(CURL *curl, CURLINFO info, char **value) {
     return curl_easy_getinfo(curl, info, value);
 }
+
+static inline CURLMcode feed_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+static inline CURLcode feed_curl_getinfo_offset(CURL *curl, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(curl, info, value);
+}
+
+typedef curl_socket_t (*feed_curl_opensocket_callback)(void *context, curlsocktype purpose, struct curl_sockaddr *address);
+static inline CURLcode feed_curl_setopt_opensocket(CURL *curl, feed_curl_opensocket_callback value) {
+    return curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, value);
+}

@@ -115,7 +115,7 @@ final class Inflater {
     func finish() throws(HTTPFailure) {
         // An empty body has no stream at all (servers send one for an empty resource).
         if (ready && !ended) || !head.isEmpty {
-            throw HTTPResponseHead.bad("\(coding.rawValue) body cut short")
+            throw HTTPFailure(.badResponse, "bad response: \(coding.rawValue) body cut short")
         }
     }
 
@@ -131,6 +131,6 @@ final class Inflater {
 
     private func corrupt(_ status: Int32) -> HTTPFailure {
         let detail = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-        return HTTPResponseHead.bad("corrupt \(coding.rawValue) body (\(detail))")
+        return HTTPFailure(.badResponse, "bad response: corrupt \(coding.rawValue) body (\(detail))")
     }
 }

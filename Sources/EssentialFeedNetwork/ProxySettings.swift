@@ -70,3 +70,16 @@ private extension Substring {
         return String(s)
     }
 }
+
+extension ProxySettings {
+    /// A proxy URL of the environment as a message names it: its host and
+    /// port (curl's 1080 when it has none), never its user or password.
+    public static func shown(_ proxy: String) -> String {
+        var rest = Substring(proxy)
+        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
+        var hostPort = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = hostPort.lastIndex(of: "@") { hostPort = hostPort[hostPort.index(after: at)...] }
+        let hasPort = hostPort.lastIndex(of: "]").map { hostPort[$0...].contains(":") } ?? hostPort.contains(":")
+        return hasPort ? String(hostPort) : hostPort + ":1080"
+    }
+}

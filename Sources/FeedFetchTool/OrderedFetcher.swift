@@ -10,19 +10,30 @@ import Foundation
 
 /// Runs requests concurrently and writes one record per input item in input order.
 ///
-/// Every item takes one of `parallel` slots from the moment it is queued
+/// Every item takes one of `parallel` slots from the moment it starts
 /// until its record is written, so at most `parallel` requests are in flight
 /// and at most that many finished records wait behind a slow one: memory
-/// stays bounded whatever the input size. A URL asked for again while its
-/// first request is in flight joins that request instead of sending another.
+/// stays bounded whatever the input size. Items read ahead of their turn
+/// wait in a queue (at most ``readAhead`` of them, a URL each), and the
+/// next one starts as soon as a record is written, on the thread that wrote
+/// it: the reader of the input is not on the way from one request to the
+/// next. A URL asked for again while its first request is in flight joins
+/// that request instead of sending another.
 final class OrderedFetcher: @unchecked Sendable {
+    /// Items read but not started, at most.
+    static let readAhead = 256
+
     private let tool: Tool
     private let client: HTTPClient
-    private let slots: DispatchSemaphore
+    private let reading: DispatchSemaphore
     private let group = DispatchGroup()
     private let lock = Lock()
     private var nextSequence = 0
     private var nextToWrite = 0
+    /// Slots not taken by an item started and not yet written.
+    private var free: Int
+    /// Items read and not started, in input order.
+    private var pending = FIFO<(sequence: Int, item: Item)>()
     private var ready: [Int: Outcome] = [:]
     private var inFlight: [HTTPRequest: [Int]] = [:]
     /// Requests being sent (a request waiting for a descriptor is not).
@@ -31,6 +42,12 @@ final class OrderedFetcher: @unchecked Sendable {
     private var descriptorWaiters: [HTTPRequest] = []
     /// Whether running out of descriptors was said.
     private var shortageSaid = false
+
+    /// An item read: a request to send, or a record known already.
+    private enum Item {
+        case request(HTTPRequest)
+        case outcome(Outcome)
+    }
 
     /// A finished item: its record line, and the failure it reports, if any.
     private struct Outcome {
@@ -46,34 +63,56 @@ final class OrderedFetcher: @unchecked Sendable {
     init(tool: Tool, client: HTTPClient, parallel: Int) {
         self.tool = tool
         self.client = client
-        slots = DispatchSemaphore(value: parallel)
+        free = parallel
+        reading = DispatchSemaphore(value: parallel + Self.readAhead)
     }
 
-    private func take() -> Int {
-        slots.wait()
+    /// Queues `item` in input order (waiting while the queue is full), and
+    /// starts what the free slots allow.
+    private func enqueue(_ item: Item) {
+        reading.wait()
         group.enter()
-        return lock.withLock {
-            defer { nextSequence += 1 }
-            return nextSequence
+        lock.withLock {
+            pending.append((nextSequence, item))
+            nextSequence += 1
+        }
+        startWhatFits()
+    }
+
+    /// Starts queued items while slots are free.
+    private func startWhatFits() {
+        while let (sequence, item) = lock.withLock({ () -> (Int, Item)? in
+            guard free > 0, let next = pending.popFirst() else { return nil }
+            free -= 1
+            return next
+        }) {
+            switch item {
+            case let .outcome(outcome):
+                complete(sequence, outcome)
+            case let .request(request):
+                start(sequence, request)
+            }
         }
     }
 
     /// Queues a record line that goes through unchanged (an error record met on input).
     func passThrough(_ line: ArraySlice<UInt8>, kind: ErrorKind) {
-        let sequence = take()
-        complete(sequence, Outcome(line: Array(line), failure: kind, message: nil))
+        enqueue(.outcome(Outcome(line: Array(line), failure: kind, message: nil)))
     }
 
     /// Queues a failure of this tool (an invalid input line).
     func fail(_ error: ErrorRecord) {
-        let sequence = take()
-        complete(sequence, OrderedFetcher.outcome(error))
+        enqueue(.outcome(OrderedFetcher.outcome(error)))
     }
 
     /// Queues a GET of `request` (a plain URL, or with conditions).
     func fetch(_ request: HTTPRequest) {
+        enqueue(.request(request))
+    }
+
+    /// Sends `request` as item `sequence`, or joins it to the same request in flight.
+    private func start(_ sequence: Int, _ request: HTTPRequest) {
         let url = request.url
-        let sequence = take()
         let isNew: Bool = lock.withLock {
             if inFlight[request] != nil {
                 inFlight[request]!.append(sequence)
@@ -147,6 +186,7 @@ final class OrderedFetcher: @unchecked Sendable {
             }
             for sequence in waiting { complete(sequence, outcome) }
             if let next { send(next) }
+            startWhatFits()
         }
     }
 
@@ -191,7 +231,8 @@ final class OrderedFetcher: @unchecked Sendable {
         return Outcome(line: writer.bytes, failure: error.kind, message: message)
     }
 
-    /// Files a finished item and writes every record now due, in order.
+    /// Files a finished item and writes every record now due, in order,
+    /// freeing their slots (the caller then starts what they make room for).
     private func complete(_ sequence: Int, _ outcome: Outcome) {
         lock.lock()
         ready[sequence] = outcome
@@ -213,9 +254,10 @@ final class OrderedFetcher: @unchecked Sendable {
             written += 1
         }
         if written > 0 { tool.output.flush() }
+        free += written
         lock.unlock()
         for _ in 0..<written {
-            slots.signal()
+            reading.signal()
             group.leave()
         }
     }

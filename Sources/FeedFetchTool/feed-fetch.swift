@@ -1,6 +1,9 @@
 import EssentialFeed
 import EssentialFeedNetwork
 import FeedCLI
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -26,11 +29,11 @@ public enum FeedFetchTool {
             reset, a body cut short, a timeout, too many redirects) is a connectivity
             error record; a body over --max-body is an invalid_data error record.
             Redirects are followed: "url" stays the URL asked for, and "final_url"
-            (only when redirected) names the one that answered. http:// uses
-            feed-fetch's own HTTP/1.1 client, keeping connections open for the next
-            requests; https:// uses the system's libcurl. Both send one request shape
-            (User-Agent: feed-fetch/VERSION, Accept: */*, Accept-Encoding: gzip,
-            deflate) and decode gzip and deflate bodies as they arrive.
+            (only when redirected) names the one that answered. Requests go through
+            the system's libcurl, connections kept open for the next requests (HTTP/2
+            over TLS where the server offers it), with one request shape (User-Agent:
+            feed-fetch/VERSION, Accept: */*, Accept-Encoding: gzip, deflate); gzip
+            and deflate bodies are decoded as they arrive.
 
             URLs come from the operands; an operand - reads standard input there.
             Without operands, URLs come from standard input: plain URL lines, or
@@ -113,7 +116,7 @@ public enum FeedFetchTool {
             requestedParallel = try arguments.integer("--parallel", in: 1...64) ?? 8
             timeout = try arguments.seconds("--timeout") ?? 30
             limit = try arguments.integer("--limit", in: 1...1000) ?? FeedEndpoint.defaultLimit
-            maxRedirects = try arguments.integer("--max-redirects", in: 0...SocketHTTPClient.maximumRedirects) ?? 5
+            maxRedirects = try arguments.integer("--max-redirects", in: 0...CurlHTTPClient.maximumRedirects) ?? 5
             maxBody = try byteCount("--max-body") ?? 64 << 20
             retry = RetryPolicy(retries: try arguments.integer("--retry", in: 0...100) ?? 0, maxTime: try arguments.seconds("--retry-max-time", allowZero: true) ?? 60)
         } catch {
@@ -149,33 +152,22 @@ public enum FeedFetchTool {
             initialURLs = [ImageCommentsEndpoint(imageID: uuid).url(requireBaseURL())]
         }
 
-        /// http:// on the toolkit's own HTTP/1.1 client (keep-alive, no crash on a
-        /// server that closes mid-head); https:// (and redirects to it) on the
-        /// system's libcurl, set up only when first needed.
-        /// Credentials by host from `$NETRC` or `~/.netrc`, for URLs without
-        /// `user:password@`; none when there is no such file.
-        let netrc: Netrc? = Netrc.path(environment: tool.environment).flatMap { path in
-            guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        /// Credentials by host from `$NETRC` or `~/.netrc` (libcurl reads it),
+        /// for URLs without `user:password@`; none when there is no such file.
+        let netrcFile = Netrc.path(environment: tool.environment).flatMap { path -> String? in
+            guard access(path, R_OK) == 0 else { return nil }
             tool.diagnostics.trace("credentials from \(path)")
-            return Netrc(parsing: String(decoding: data, as: UTF8.self))
+            return path
         }
-        let userAgent = "feed-fetch/\(toolkitVersion)"
-        /// The proxies of the environment, as curl reads them, for both clients.
-        let proxies = ProxySettings(environment: tool.environment)
         /// A body past 1 MiB goes to the spool (memory, then an unlinked temporary
         /// file in $TMPDIR), so that feed-fetch holds any body in bounded memory.
         let environment = tool.environment
         let spilling = BodySpilling(memoryLimit: 1 << 20) { SpooledBody(environment: environment) }
-        let client = SocketHTTPClient(
+        /// Every URL on the system's libcurl, through one multi handle.
+        let client = CurlHTTPClient(
             timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
-            userAgent: userAgent, netrc: netrc, proxies: proxies, spilling: spilling,
-            fallback: LazyHTTPClient {
-                CurlHTTPClient(
-                    timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,
-                    userAgent: userAgent, netrc: netrc, proxies: proxies, authorities: CertificateAuthorities(environment: environment),
-                    spilling: spilling)
-            }
-        )
+            userAgent: "feed-fetch/\(toolkitVersion)", netrcFile: netrcFile, proxies: ProxySettings(environment: tool.environment),
+            authorities: CertificateAuthorities(environment: environment), spilling: spilling)
         /// Transient failures tried again (curl's --retry), each retry told at info level.
         let diagnostics = tool.diagnostics
         let fetching: any HTTPClient = retry.retries == 0 ? client : RetryingHTTPClient(client, policy: retry) { url, outcome, wait, number in

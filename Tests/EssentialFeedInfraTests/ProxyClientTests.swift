@@ -30,7 +30,7 @@ final class ProxyClientTests: XCTestCase {
     func test_http_goesThroughTheProxyInAbsoluteForm_withProxyAuthorization() throws {
         let (proxy, heads) = try proxy()
         let settings = ProxySettings(environment: ["http_proxy": "http://alice:s%40cret@127.0.0.1:\(proxy.port)"])
-        let result = try answer(of: SocketHTTPClient(timeout: 5, proxies: settings), "http://feed.example/v1/feed?limit=1#top").get()
+        let result = try answer(of: CurlHTTPClient(timeout: 5, proxies: settings), "http://feed.example/v1/feed?limit=1#top").get()
         XCTAssertEqual(String(decoding: result.body, as: UTF8.self), "via proxy")
         let lines = try XCTUnwrap(heads.all.first).split(separator: "\r\n").map(String.init)
         XCTAssertEqual(lines.first, "GET http://feed.example/v1/feed?limit=1 HTTP/1.1")
@@ -43,14 +43,14 @@ final class ProxyClientTests: XCTestCase {
         let origin = try RawSocketServer.keepAlive("direct")
         defer { origin.stop() }
         let settings = ProxySettings(environment: ["http_proxy": "127.0.0.1:\(proxy.port)", "no_proxy": "localhost,127.0.0.1"])
-        let result = try answer(of: SocketHTTPClient(timeout: 5, proxies: settings), origin.base + "/a").get()
+        let result = try answer(of: CurlHTTPClient(timeout: 5, proxies: settings), origin.base + "/a").get()
         XCTAssertEqual(String(decoding: result.body, as: UTF8.self), "direct")
         XCTAssertTrue(heads.all.isEmpty)
     }
 
     func test_aProxyThatCannotBeReached_isNamedInTheFailure_withoutItsPassword() throws {
         let settings = ProxySettings(environment: ["http_proxy": "http://alice:secret@127.0.0.1:9", "https_proxy": "http://alice:secret@127.0.0.1:9"])
-        for client in [SocketHTTPClient(timeout: 5, proxies: settings), CurlHTTPClient(timeout: 5, proxies: settings)] as [HTTPClient] {
+        for client in [CurlHTTPClient(timeout: 5, proxies: settings)] as [HTTPClient] {
             guard case let .failure(failure) = answer(of: client, "http://feed.example/v1/feed") else { return XCTFail("no proxy, no response") }
             XCTAssertEqual(failure.reason, .refused)
             XCTAssertEqual(failure.message, "proxy 127.0.0.1:9: connection refused")

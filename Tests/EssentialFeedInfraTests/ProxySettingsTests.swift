@@ -34,15 +34,10 @@ final class ProxySettingsTests: XCTestCase {
                        "the lower-case name wins")
     }
 
-    func test_socketProxy_parsesHostPortAndCredentials_defaultPort1080() throws {
-        let plain = try SocketProxy.parse("proxy.example").get()
-        XCTAssertEqual(plain.shown, "proxy.example:1080")
-        XCTAssertNil(plain.authorization)
-        let full = try SocketProxy.parse("http://al%69ce:s%40cret@127.0.0.1:3128/").get()
-        XCTAssertEqual(full.shown, "127.0.0.1:3128")
-        XCTAssertEqual(full.authorization, "Basic YWxpY2U6c0BjcmV0")
-        XCTAssertEqual(try SocketProxy.parse("[::1]:8080").get().shown, "[::1]:8080")
-        guard case let .failure(failure) = SocketProxy.parse("socks5://127.0.0.1:1080") else { return XCTFail("socks is not http") }
-        XCTAssertTrue(failure.message.hasPrefix("unsupported proxy scheme 'socks5'"), failure.message)
+    func test_shown_namesHostAndPort_neverTheCredentials_defaultPort1080() {
+        XCTAssertEqual(ProxySettings.shown("proxy.example"), "proxy.example:1080")
+        XCTAssertEqual(ProxySettings.shown("http://al%69ce:s%40cret@127.0.0.1:3128/"), "127.0.0.1:3128")
+        XCTAssertEqual(ProxySettings.shown("[::1]:8080"), "[::1]:8080")
+        XCTAssertEqual(ProxySettings.shown("socks5://u:p@[::1]"), "[::1]:1080")
     }
 }

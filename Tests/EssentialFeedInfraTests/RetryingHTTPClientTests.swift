@@ -28,7 +28,7 @@ final class RetryingHTTPClientTests: XCTestCase {
     func test_retriesTransientFailures_thenDeliversTheAnswer() throws {
         let (server, counter) = try server(failing: 2)
         defer { server.stop() }
-        let client = RetryingHTTPClient(SocketHTTPClient(timeout: 5), policy: RetryPolicy(retries: 2, maxTime: 60, firstDelay: 0.05))
+        let client = RetryingHTTPClient(CurlHTTPClient(timeout: 5), policy: RetryPolicy(retries: 2, maxTime: 60, firstDelay: 0.05))
         let result = try answer(of: client, server.base + "/a").get()
         XCTAssertEqual(result.status, 200)
         XCTAssertEqual(counter.value, 3)
@@ -37,7 +37,7 @@ final class RetryingHTTPClientTests: XCTestCase {
     func test_deliversTheLastAttempt_whenTheRetriesAreSpent() throws {
         let (server, counter) = try server(failing: 5)
         defer { server.stop() }
-        let client = RetryingHTTPClient(SocketHTTPClient(timeout: 5), policy: RetryPolicy(retries: 2, maxTime: 60, firstDelay: 0.05))
+        let client = RetryingHTTPClient(CurlHTTPClient(timeout: 5), policy: RetryPolicy(retries: 2, maxTime: 60, firstDelay: 0.05))
         XCTAssertEqual(try answer(of: client, server.base + "/a").get().status, 503)
         XCTAssertEqual(counter.value, 3)
     }
@@ -45,7 +45,7 @@ final class RetryingHTTPClientTests: XCTestCase {
     func test_doesNotRetryWhatIsNotTransient() throws {
         let (server, counter) = try server(failing: 1, status: 404)
         defer { server.stop() }
-        let client = RetryingHTTPClient(SocketHTTPClient(timeout: 5), policy: RetryPolicy(retries: 3, maxTime: 60, firstDelay: 0.05))
+        let client = RetryingHTTPClient(CurlHTTPClient(timeout: 5), policy: RetryPolicy(retries: 3, maxTime: 60, firstDelay: 0.05))
         XCTAssertEqual(try answer(of: client, server.base + "/a").get().status, 404)
         XCTAssertEqual(counter.value, 1)
     }
@@ -53,7 +53,7 @@ final class RetryingHTTPClientTests: XCTestCase {
     func test_waitsWhatRetryAfterSays() throws {
         let (server, counter) = try server(failing: 1, fields: "Retry-After: 1\r\n")
         defer { server.stop() }
-        let client = RetryingHTTPClient(SocketHTTPClient(timeout: 5), policy: RetryPolicy(retries: 1, maxTime: 60, firstDelay: 0.01))
+        let client = RetryingHTTPClient(CurlHTTPClient(timeout: 5), policy: RetryPolicy(retries: 1, maxTime: 60, firstDelay: 0.01))
         let started = Date()
         XCTAssertEqual(try answer(of: client, server.base + "/a").get().status, 200)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.95)
@@ -63,7 +63,7 @@ final class RetryingHTTPClientTests: XCTestCase {
     func test_cancel_duringTheWait_deliversCancelledAtOnce_andSendsNoMore() throws {
         let (server, counter) = try server(failing: 5)
         defer { server.stop() }
-        let client = RetryingHTTPClient(SocketHTTPClient(timeout: 5), policy: RetryPolicy(retries: 3, maxTime: 60, firstDelay: 2))
+        let client = RetryingHTTPClient(CurlHTTPClient(timeout: 5), policy: RetryPolicy(retries: 3, maxTime: 60, firstDelay: 2))
         let done = DispatchSemaphore(value: 0)
         final class Box: @unchecked Sendable { var results: [Result<HTTPResult, HTTPFailure>] = [] }
         let box = Box()

@@ -22,8 +22,7 @@ final class SpillingClientTests: XCTestCase {
 
     private func clients(_ spills: Spills, maxBodyBytes: Int = 64 << 20) -> [HTTPClient] {
         let spilling = BodySpilling(memoryLimit: 1000) { spills.make() }
-        return [SocketHTTPClient(timeout: 10, maxBodyBytes: maxBodyBytes, spilling: spilling),
-                CurlHTTPClient(timeout: 10, maxBodyBytes: maxBodyBytes, spilling: spilling)]
+        return [CurlHTTPClient(timeout: 10, maxBodyBytes: maxBodyBytes, spilling: spilling)]
     }
 
     func test_aBodyPastTheMemoryBound_isInTheSpill_decoded_andASmallOneStaysInMemory() throws {

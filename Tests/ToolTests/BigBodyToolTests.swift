@@ -54,4 +54,25 @@ final class BigBodyToolTests: XCTestCase {
             XCTAssertLessThan(kib, 32 << 10, "feed-fetch of \(name) peaked at \(kib / 1024) MiB")
         }
     }
+
+    /// A reader that stops reading for longer than --timeout does not make
+    /// the requests in flight time out: the time feed-fetch spends waiting
+    /// to write is not the request's.
+    func test_fetch_behindAReaderThatPausesLongerThanTheTimeout_timesNothingOut() throws {
+        let nginx = try Nginx(test: self)
+        try FileManager.default.createDirectory(atPath: nginx.root + "/images", withIntermediateDirectories: true)
+        // 24 bodies of 300 KB: their records fill any pipe and output buffer.
+        for index in 0..<24 {
+            XCTAssertTrue(FileManager.default.createFile(atPath: nginx.root + "/images/\(index).png",
+                                                        contents: Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })))
+        }
+        let run = sh(#"""
+            for i in $(seq 0 23); do echo "$B/images/$i.png"; done |
+                feed-fetch --timeout 1 --parallel 8 - | { sleep 3; grep -c '"status":200,'; }
+            echo "status ${PIPESTATUS[1]}"
+            """#.replacingOccurrences(of: "${PIPESTATUS[1]}", with: "$?"), environment: ["B": nginx.base], timeout: 60)
+        XCTAssertEqual(run.lines, ["24", "status 0"], run.stderr)
+        XCTAssertFalse(run.stderr.contains("timed out"), run.stderr)
+    }
+
 }

@@ -178,17 +178,18 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("if_modified_since is not an HTTP date: not sent"), run.stderr)
     }
 
-    /// A server that plants an ETag holding a bare CR and a NUL (and a
-    /// Last-Modified with a CR): the response record carries neither, the
-    /// cache keeps neither, and the next run's request holds only what the
-    /// server sends next that is an entity tag.
-    func test_aServersETagWithCRAndNUL_isNeitherKeptNorSentBack() throws {
+    /// A server that plants an ETag holding a bare CR (and a Last-Modified
+    /// with a CR): the response record carries neither, the cache keeps
+    /// neither, and the next run's request holds only what the server sends
+    /// next that is an entity tag. (A NUL in a head is no response at all:
+    /// the next test.)
+    func test_aServersETagWithCR_isNeitherKeptNorSentBack() throws {
         let heads = Heads()
         let server = try RawSocketServer { connection in
             while let head = connection.readRequest() {
                 heads.append(head)
                 let body = #"{"items":[{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","image":"http://h/a.png"}]}"#
-                let planted = heads.all.count == 1 ? "ETag: \"a\rX-Evil: 1\u{0}\"\r\nLast-Modified: Sun, 06 Nov 1994\r08:49:37 GMT\r\n" : "ETag: \"good\"\r\n"
+                let planted = heads.all.count == 1 ? "ETag: \"a\rX-Evil: 1\"\r\nLast-Modified: Sun, 06 Nov 1994\r08:49:37 GMT\r\n" : "ETag: \"good\"\r\n"
                 guard connection.respond(body, headers: planted) else { return }
             }
         }
@@ -207,6 +208,23 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertEqual(all.count, 3)
         XCTAssertFalse(all[1].contains("If-None-Match") || all[1].contains("If-Modified-Since") || all[1].contains("X-Evil"), all[1])
         XCTAssertTrue(all[2].contains("If-None-Match: \"good\"\r\n"), all[2])
+    }
+
+    /// A NUL in a response head (RFC 9110 lets a recipient refuse it, and
+    /// libcurl does): no response, a connectivity record saying "bad
+    /// response".
+    func test_aNULInAResponseHead_isABadResponse_andTheCacheStays() throws {
+        let server = try RawSocketServer { connection in
+            while connection.readRequest() != nil {
+                let body = #"{"items":[{"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","image":"http://h/a.png"}]}"#
+                guard connection.respond(body, headers: "ETag: \"a\u{0}\"\r\n") else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let run = sh(#"feed-fetch "$B/v1/feed?limit=1""#, environment: ["B": server.base])
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertTrue(run.stderr.contains("bad response"), run.stderr)
+        XCTAssertTrue(run.out.hasPrefix(#"{"error":"connectivity""#), run.out)
     }
 
     final class Heads: @unchecked Sendable {

@@ -94,7 +94,7 @@ public struct Response: Sendable {
         case let .json(document, node):
             writer.member("body", document, node)
         case let .bytes(bytes):
-            writer.member("body_base64", Base64.encode(bytes))
+            writer.memberBase64("body_base64", bytes)
         }
         writer.endObject()
     }

@@ -92,6 +92,17 @@ public struct JSONWriter: Sendable {
         string(value)
     }
 
+    /// Writes `key: "BASE64"` for `data`, encoded straight into the buffer
+    /// (base64's alphabet needs no escape).
+    public mutating func memberBase64(_ key: String, _ data: [UInt8]) {
+        self.key(key)
+        separate()
+        bytes.reserveCapacity(bytes.count + Base64.encodedCount(data.count) + 2)
+        bytes.append(UInt8(ascii: "\""))
+        Base64.append(data, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// Writes `key: value` for a string member when the value is present.
     public mutating func member(_ key: String, _ value: String?) {
         guard let value else { return }

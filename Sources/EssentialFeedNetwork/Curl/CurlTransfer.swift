@@ -21,6 +21,16 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     private var body: ResponseBody?
     /// Why the body was refused (the limit, a corrupt stream), if it was.
     private(set) var failure: HTTPFailure?
+    /// libcurl's message of a failure (`CURLOPT_ERRORBUFFER`), and the
+    /// request's header fields: the easy handle's while it runs.
+    let errors: UnsafeMutablePointer<CChar> = {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        return buffer
+    }()
+    var headers: UnsafeMutablePointer<curl_slist>?
+    /// The `errno` of a socket refused for want of descriptors, if one was.
+    var outOfDescriptors: Int32?
 
     init(_ request: HTTPRequest, limit: Int, spilling: BodySpilling?, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
         self.request = request
@@ -29,42 +39,132 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         self.completion = completion
     }
 
+    deinit {
+        errors.deallocate()
+        curl_slist_free_all(headers)
+    }
+
     var isDecided: Bool { lock.withLock { decided } }
 
+    /// The largest response head accepted, in bytes.
+    static let headLimit = 64 << 10
+    /// Whether the last response's head came whole (its blank line), and
+    /// its size so far; the `Content-Length` it gave.
+    private(set) var headEnded = false
+    private var headBytes = 0
+    private var contentLength: String?
+
     /// Takes one header line of a response (libcurl gives every response's,
-    /// redirects' included: a status line starts the next).
-    func header(_ line: UnsafeRawBufferPointer) {
-        let text = String(decoding: line, as: UTF8.self)
-        if text.hasPrefix("HTTP/") {
+    /// redirects' and 1xx included: a status line starts the next); false
+    /// (stop) when the head breaks HTTP's rules.
+    ///
+    /// libcurl is lenient with what a server sends: it takes a head cut
+    /// short by the end of the connection as a whole response (a 200 with
+    /// no body), a status line of any version, fields without a colon, and
+    /// a Content-Length given twice. A record made of such a response would
+    /// pass for the server's answer, so the head is checked here, as
+    /// strictly as HTTP/1.1 says (RFC 9112): anything else is `badResponse`,
+    /// and a head cut short is `connectionLost` (``outcome``).
+    func header(_ line: UnsafeRawBufferPointer) -> Bool {
+        headBytes += line.count
+        guard headBytes <= Self.headLimit else { return refuse("response head larger than \(counted(Self.headLimit, "byte"))") }
+        guard line.last == UInt8(ascii: "\n") else { return refuse("a head line without its end") }
+        var end = line.count - 1
+        if end > 0, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let bytes = UnsafeRawBufferPointer(rebasing: line[..<end])
+        if bytes.starts(with: Self.httpPrefix) {
+            guard Self.isStatusLine(bytes, http2: isHTTPS) else { return refuse("malformed status line") }
             contentCodings = []
             retryAfter = nil
             etag = nil
             lastModified = nil
-            return
+            contentLength = nil
+            headEnded = false
+            return true
         }
-        guard let colon = text.firstIndex(of: ":") else { return }
-        let value = text[text.index(after: colon)...]
-        switch text[..<colon].lowercased() {
+        if bytes.isEmpty {
+            headEnded = true
+            headBytes = 0
+            return true
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+              bytes[..<colon].allSatisfy(Self.isTokenByte) else { return refuse("malformed header field") }
+        let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
+        // The fields read, told by name without making a string of every one.
+        guard let field = Self.readFields.first(where: { Self.equalsIgnoringCase(name, $0.utf8) }) else { return true }
+        var value = bytes[(colon + 1)...]
+        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+        let trimmed = String(decoding: value, as: UTF8.self)
+        switch field {
+        case "content-length":
+            guard !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return refuse("malformed Content-Length") }
+            if let earlier = contentLength, earlier != trimmed { return refuse("conflicting Content-Length") }
+            contentLength = trimmed
+        case "transfer-encoding":
+            let codings = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: " \t").lowercased() }
+            guard codings == ["chunked"] else { return refuse("unsupported transfer coding '\(trimmed)'") }
         case "content-encoding":
-            contentCodings += value.split(separator: ",").map { $0.trimmingCharacters(in: " \t\r\n").lowercased() }.filter { !$0.isEmpty }
+            contentCodings += trimmed.split(separator: ",").map { $0.trimmingCharacters(in: " \t").lowercased() }.filter { !$0.isEmpty }
         case "retry-after":
-            retryAfter = value.trimmingCharacters(in: " \t\r\n")
+            retryAfter = trimmed
         case "etag":
             // Kept only when it is an entity tag: the next run sends it back.
-            etag = HTTPValidators.entityTag(value.trimmingCharacters(in: " \t\r\n"))
-        case "last-modified":
-            lastModified = HTTPValidators.httpDate(value.trimmingCharacters(in: " \t\r\n"))
+            etag = HTTPValidators.entityTag(trimmed)
         default:
-            break
+            lastModified = HTTPValidators.httpDate(trimmed)
+        }
+        return true
+    }
+
+    private static let httpPrefix = Array("HTTP/".utf8)
+    private static let readFields = ["content-length", "transfer-encoding", "content-encoding", "retry-after", "etag", "last-modified"]
+    private lazy var isHTTPS = URLText.scheme(of: url) == "https"
+
+    private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lower: String.UTF8View) -> Bool {
+        bytes.count == lower.count && zip(bytes, lower).allSatisfy { ($0 | 0x20) == $1 || $0 == $1 }
+    }
+
+    private func refuse(_ reason: String) -> Bool {
+        failure = HTTPFailure(.badResponse, "bad response: \(reason)")
+        return false
+    }
+
+    /// `HTTP/1.0` or `HTTP/1.1` (`HTTP/2` too over TLS, where libcurl may
+    /// speak it), a space, a three-digit status, then a reason or nothing.
+    private static func isStatusLine(_ line: UnsafeRawBufferPointer, http2: Bool) -> Bool {
+        let versions = http2 ? ["HTTP/1.0 ", "HTTP/1.1 ", "HTTP/2 "] : ["HTTP/1.0 ", "HTTP/1.1 "]
+        guard let version = versions.first(where: { line.starts(with: $0.utf8) }) else { return false }
+        let rest = line.dropFirst(version.utf8.count)
+        let status = rest.prefix(3)
+        guard status.count == 3, status.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        let after = rest.dropFirst(3)
+        return after.isEmpty || after.first == 0x20
+    }
+
+    /// A byte of a field name (RFC 9110's `tchar`).
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
     }
 
     /// Takes the next bytes of the body as sent; false (stop) when they are
     /// refused.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let body = body ?? ResponseBody(limit: limit, reportedLimit: limit, coding: Inflater.Coding(contentCodings: contentCodings), spilling: spilling)
-        self.body = body
         do throws(HTTPFailure) {
+            let body: ResponseBody
+            if let existing = self.body {
+                body = existing
+            } else {
+                body = ResponseBody(limit: limit, reportedLimit: limit, coding: Inflater.Coding(contentCodings: contentCodings), spilling: spilling)
+                self.body = body
+                // Room for the whole body at once, when its length is known
+                // and it is kept as sent (grown piece by piece, a 200 KiB
+                // body was copied five times).
+                if body.isPlain, let length = contentLength.flatMap({ Int($0) }) { try body.reserve(length) }
+            }
             try body.write(bytes)
             return true
         } catch {

@@ -11,15 +11,14 @@ final class WorkerThreads: @unchecked Sendable {
     static let shared = WorkerThreads()
 
     private let condition = Condition()
-    private var jobs: [@Sendable () -> Void] = []
-    private var first = 0
+    private var jobs = FIFO<@Sendable () -> Void>()
     /// Threads not running a job (waiting for one, or starting).
     private var idle = 0
 
     func run(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)
-        let spawn = jobs.count - first > idle
+        let spawn = jobs.count > idle
         if spawn { idle += 1 } else { condition.signal() }
         condition.unlock()
         // No thread to be had: the job runs in the caller's.
@@ -29,22 +28,14 @@ final class WorkerThreads: @unchecked Sendable {
     private func work() {
         condition.lock()
         while true {
-            while first == jobs.count {
-                if !condition.wait(seconds: 30), first == jobs.count {
+            while jobs.isEmpty {
+                if !condition.wait(seconds: 30), jobs.isEmpty {
                     idle -= 1
                     condition.unlock()
                     return
                 }
             }
-            let job = jobs[first]
-            first += 1
-            if first == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                first = 0
-            } else if first >= 64, first * 2 >= jobs.count {
-                jobs.removeFirst(first)
-                first = 0
-            }
+            let job = jobs.popFirst()!
             idle -= 1
             condition.unlock()
             job()

@@ -49,3 +49,16 @@ typedef curl_socket_t (*feed_curl_opensocket_callback)(void *context, curlsockty
 static inline CURLcode feed_curl_setopt_opensocket(CURL *curl, feed_curl_opensocket_callback value) {
     return curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, value);
 }
+
+/* glibc's allocator tuned by the process that makes many large responses
+   (see Allocator.swift); mallopt is declared in <malloc.h>, which Swift's
+   Glibc module does not include. Elsewhere, nothing. */
+#if defined(__GLIBC__)
+#include <malloc.h>
+static inline void feed_malloc_keep_blocks(int largest, int keptFree) {
+    mallopt(M_MMAP_THRESHOLD, largest);
+    mallopt(M_TRIM_THRESHOLD, keptFree);
+}
+#else
+static inline void feed_malloc_keep_blocks(int largest, int keptFree) { (void)largest; (void)keptFree; }
+#endif

@@ -46,10 +46,20 @@ public final class Output: @unchecked Sendable {
         afterRecord()
     }
 
-    /// Writes a line that is already one compact record (without its newline).
+    /// Writes a line that is already one compact record (without its
+    /// newline). A line as long as the buffer's bound (an image's record)
+    /// goes out as it lies, after what is buffered, not copied first.
     public func line<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         lock.lock()
         defer { lock.unlock() }
+        if bytes.count >= threshold, bytes.withContiguousStorageIfAvailable({ (line) -> Void in
+            drain()
+            write(UnsafeRawBufferPointer(line))
+        }) != nil {
+            buffer.append(0x0A)
+            drain()
+            return
+        }
         buffer.append(contentsOf: bytes)
         buffer.append(0x0A)
         afterRecord()

@@ -163,6 +163,9 @@ public enum FeedFetchTool {
         /// file in $TMPDIR), so that feed-fetch holds any body in bounded memory.
         let environment = tool.environment
         let spilling = BodySpilling(memoryLimit: 1 << 20) { SpooledBody(environment: environment) }
+        // A body in memory is 1 MiB at most (a larger one is spooled), its
+        // record 1.4 MiB: their memory is kept for the next, up to 16 MiB.
+        Allocator.keepFreedBlocks()
         /// Every URL on the system's libcurl, through one multi handle.
         let client = CurlHTTPClient(
             timeout: timeout, maxConnectionsPerHost: parallel, maxRedirects: maxRedirects, maxBodyBytes: maxBody,

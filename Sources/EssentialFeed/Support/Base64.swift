@@ -12,37 +12,58 @@ public enum Base64 {
     /// The length of `count` bytes once encoded, with padding.
     public static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
 
-    /// Appends `bytes`, encoded with padding, to `out`: three bytes at a
-    /// time into room made once. An image's body is written this way into
-    /// its record: made as a string first (and then escaped), it took 35%
-    /// of feed-fetch's time for 100 images of 200 KiB from nginx, and the
-    /// whole run 1.7x as long.
+    /// Two characters for every 12 bits, as they lie in memory (the first
+    /// in the low byte): 8 KiB, in the first-level cache.
+    private static let pairs: [UInt16] = (0..<4096).map { UInt16(alphabet[$0 >> 6]) | UInt16(alphabet[$0 & 0x3F]) << 8 }
+
+    /// Appends `bytes`, encoded with padding, to `out`: six bytes at a time
+    /// (one 8-byte load, four lookups of 12 bits, one 8-byte store) into a
+    /// block of 4 KiB on the stack, appended when full, so the record's
+    /// memory is written once. An image's body is written this way into its
+    /// record: made as a string first (and then escaped), it took 35% of
+    /// feed-fetch's time for 100 images of 200 KiB from nginx; a character
+    /// at a time from a 64-entry table, into room zeroed first, 30%.
     public static func append(_ bytes: [UInt8], to out: inout [UInt8]) {
-        let start = out.count
-        let length = encodedCount(bytes.count)
-        out.append(contentsOf: repeatElement(0, count: length))
-        alphabet.withUnsafeBufferPointer { table in
-            bytes.withUnsafeBufferPointer { input in
-                out.withUnsafeMutableBufferPointer { output in
-                    var i = 0, o = start
-                    let whole = input.count - input.count % 3
-                    while i < whole {
-                        let chunk = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-                        output[o] = table[Int(chunk >> 18)]
-                        output[o + 1] = table[Int((chunk >> 12) & 0x3F)]
-                        output[o + 2] = table[Int((chunk >> 6) & 0x3F)]
-                        output[o + 3] = table[Int(chunk & 0x3F)]
+        out.reserveCapacity(out.count + encodedCount(bytes.count))
+        let block = 4096
+        withUnsafeTemporaryAllocation(byteCount: block, alignment: 8) { output in
+            pairs.withUnsafeBufferPointer { pairs in
+                bytes.withUnsafeBytes { input in
+                    let count = input.count
+                    var i = 0, o = 0
+                    func pair(_ bits: UInt64) -> UInt64 { UInt64(pairs[Int(truncatingIfNeeded: bits & 0xFFF)]) }
+                    func emptyBlock() {
+                        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: output[..<o]))
+                        o = 0
+                    }
+                    while i + 8 <= count {
+                        let chunk = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                        let text = pair(chunk >> 52) | pair(chunk >> 40) << 16 | pair(chunk >> 28) << 32 | pair(chunk >> 16) << 48
+                        output.storeBytes(of: text.littleEndian, toByteOffset: o, as: UInt64.self)
+                        i += 6
+                        o += 8
+                        if o == block { emptyBlock() }
+                    }
+                    while i + 3 <= count {
+                        if o + 4 > block { emptyBlock() }
+                        let chunk = UInt64(input[i]) << 16 | UInt64(input[i + 1]) << 8 | UInt64(input[i + 2])
+                        let text = UInt32(truncatingIfNeeded: pair(chunk >> 12) | pair(chunk) << 16)
+                        output.storeBytes(of: text.littleEndian, toByteOffset: o, as: UInt32.self)
                         i += 3
                         o += 4
                     }
-                    let left = input.count - whole
-                    guard left > 0 else { return }
-                    var chunk = UInt32(input[i]) << 16
-                    if left > 1 { chunk |= UInt32(input[i + 1]) << 8 }
-                    output[o] = table[Int(chunk >> 18)]
-                    output[o + 1] = table[Int((chunk >> 12) & 0x3F)]
-                    output[o + 2] = left > 1 ? table[Int((chunk >> 6) & 0x3F)] : UInt8(ascii: "=")
-                    output[o + 3] = UInt8(ascii: "=")
+                    let left = count - i
+                    if left > 0 {
+                        if o + 4 > block { emptyBlock() }
+                        let chunk = UInt64(input[i]) << 16 | (left > 1 ? UInt64(input[i + 1]) << 8 : 0)
+                        let text = pair(chunk >> 12) | pair(chunk) << 16
+                        output[o] = UInt8(truncatingIfNeeded: text)
+                        output[o + 1] = UInt8(truncatingIfNeeded: text >> 8)
+                        output[o + 2] = left > 1 ? UInt8(truncatingIfNeeded: text >> 16) : UInt8(ascii: "=")
+                        output[o + 3] = UInt8(ascii: "=")
+                        o += 4
+                    }
+                    emptyBlock()
                 }
             }
         }

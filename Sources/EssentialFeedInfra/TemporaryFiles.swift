@@ -11,4 +11,9 @@ public protocol TemporaryFiles: AnyObject {
     func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> Int
     /// The file of `token` is gone (renamed or removed), or its cleanup is no longer needed.
     func done(_ token: Int)
+    /// Runs `step` (creating a temporary file, or renaming it into place)
+    /// under the lock an interrupt's cleanup takes and keeps until the
+    /// process ends: once the cleanup has run, no temporary file appears and
+    /// none is renamed over the store (the step waits for the end instead).
+    func uninterrupted<T>(_ step: () -> T) -> T
 }

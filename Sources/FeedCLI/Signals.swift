@@ -81,6 +81,9 @@ public enum Signals {
         let (output, cleanups) = registry.lock.withLock { (registry.output, Array(registry.cleanups.values)) }
         _ = output?.seal()
         for cleanup in cleanups { cleanup() }
+        #if DEBUG
+        TestPause.at("FEED_TEST_PAUSE_AFTER_CLEANUP")
+        #endif
         _exit(128 + signal)
     }
 }

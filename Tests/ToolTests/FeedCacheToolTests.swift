@@ -246,6 +246,31 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// The order that left `feed.json.tmp` behind under ThreadSanitizer,
+    /// made to happen: the interrupt's clean-up runs (nothing to remove
+    /// yet), then the save creates its temporary file, then the process
+    /// ends. The creation and the clean-up take one lock, which the clean-up
+    /// keeps: the save waits at the creation until the process ends.
+    func test_save_SIGTERMWhoseCleanupRunsJustBeforeTheTemporaryFileIsCreated_leavesNoTemporaryFile() throws {
+        let dir = temporaryDirectory(self)
+        let store = dir + "/s/feed.json"
+        cache("save", store, stdin: feedA)
+        try (Self.image2 + "\n").write(toFile: dir + "/input", atomically: false, encoding: .utf8)
+        let run = sh(#"""
+            FEED_TEST_PAUSE_BEFORE_TEMPORARY_FILE="$D/create" FEED_TEST_PAUSE_AFTER_CLEANUP="$D/exit" \
+                feed-cache --store "$S" save < "$D/input" & pid=$!
+            while [ ! -e "$D/create.ready" ]; do sleep 0.01; done
+            kill -TERM $pid
+            while [ ! -e "$D/exit.ready" ]; do sleep 0.01; done
+            touch "$D/create.go"; sleep 0.3
+            [ -e "$S.tmp" ] && echo "created after the clean-up"
+            touch "$D/exit.go"; wait $pid; echo $?
+            """#, environment: ["D": dir, "S": store], timeout: 30)
+        XCTAssertEqual(run.out, "143\n", run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".tmp"), "a temporary file was left")
+        XCTAssertEqual(cache("load", store).out, feedA)
+    }
+
     func test_save_SIGTERMWhileStreamingIntoTheStore_rollsBackAndLeavesNoJournal() throws {
         let dir = temporaryDirectory(self)
         let store = dir + "/s/feed.sqlite"

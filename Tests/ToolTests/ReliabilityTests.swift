@@ -219,6 +219,82 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store + "-journal"), "no journal is left after a committed save")
         XCTAssertNil(Self.storeProblem(store, kind: kind))
         settings.report("kills store=\(kind) records=\(settings.killRecords) attempts=\(settings.kills) killed=\(killed) finished_before_kill=\(finishedFirst) kept_old=\(keptOld) committed_new=\(committedNew) corruptions=\(corruptions) other_statuses=\(otherStatuses) leftover_tmp_after_kill=\(leftovers) full_save_seconds=\(String(format: "%.2f", saveSeconds)) seconds=\(String(format: "%.1f", Date().timeIntervalSince(started)))")
+        try killImageSaves(kind, store: store, directory: directory, feed: feeds[1 - current])
+    }
+
+    /// kill -9 during `save-images`: the store keeps the old images or has
+    /// the new ones, all of them, never some of each, and stays whole.
+    private func killImageSaves(_ kind: String, store: String, directory: String, feed: String) throws {
+        let started = Date()
+        // A quarter of the feed, and an image for each of its items.
+        let lines = feed.split(separator: "\n").prefix(max(1, settings.killRecords / 4))
+        try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/images-feed.ndjson", atomically: false, encoding: .utf8)
+        let saveFeed = try Spawned("feed-cache", ["--store", store, "save"], stdin: directory + "/images-feed.ndjson", directory: directory)
+        saveFeed.wait()
+        XCTAssertEqual(saveFeed.status, 0, saveFeed.errorText)
+        let urls = lines.compactMap { line -> String? in
+            guard let range = line.range(of: #""url":""#) else { return nil }
+            return String(line[range.upperBound...].prefix { $0 != "\"" })
+        }
+        let inputs = [directory + "/images-a.ndjson", directory + "/images-b.ndjson"]
+        for (path, set) in zip(inputs, ["A", "B"]) {
+            let records = urls.map { url in
+                let body = Data("image \(set) of \(url)".utf8).base64EncodedString()
+                return #"{"url":"\#(url)","status":200,"body_base64":"\#(body)"}"#
+            }
+            try (records.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        }
+        // Each set saved whole once, timed, and its load --images kept: what a kill may leave.
+        var expected: [Data] = [], saveSeconds = 0.0
+        for input in inputs {
+            let save = try Spawned("feed-cache", ["--store", store, "save-images"], stdin: input, directory: directory)
+            save.wait()
+            XCTAssertEqual(save.status, 0, save.errorText)
+            saveSeconds = save.seconds
+            let load = try Spawned("feed-cache", ["--store", store, "load", "--images"], stdin: nil, directory: directory)
+            load.wait()
+            expected.append(load.output)
+        }
+        XCTAssertNotEqual(expected[0], expected[1])
+        var rng = StressRandom(seed: settings.seed ^ 0x1A6E5)
+        var current = 1
+        var killed = 0, finishedFirst = 0, keptOld = 0, committedNew = 0, corruptions = 0, leftovers = 0
+        for attempt in 0..<settings.kills {
+            let next = 1 - current
+            let delay = rng.double(in: 0..<(saveSeconds * 1.1))
+            let save = try Spawned("feed-cache", ["--store", store, "save-images"], stdin: inputs[next], directory: directory)
+            Thread.sleep(forTimeInterval: delay)
+            kill(save.process.processIdentifier, SIGKILL)
+            save.wait()
+            let what = "\(kind) store, save-images kill \(attempt + 1) after \(String(format: "%.3f", delay)) s"
+            if save.status == 128 + SIGKILL { killed += 1 } else {
+                finishedFirst += 1
+                XCTAssertEqual(save.status, 0, "\(what): \(save.errorText)")
+            }
+            if FileManager.default.fileExists(atPath: store + ".tmp") {
+                leftovers += 1
+                if save.status == 0 { XCTFail("\(what): a save-images that exited 0 left \(store).tmp") }
+            }
+            if let problem = Self.storeProblem(store, kind: kind) {
+                corruptions += 1
+                XCTFail("\(what): \(problem)")
+                break
+            }
+            let load = try Spawned("feed-cache", ["--store", store, "load", "--images"], stdin: nil, directory: directory)
+            load.wait()
+            if load.status == 0, load.output == expected[current] {
+                keptOld += 1
+                if save.status == 0 { XCTFail("\(what): save-images exited 0 but the store holds the old images"); corruptions += 1 }
+            } else if load.status == 0, load.output == expected[next] {
+                committedNew += 1
+                current = next
+            } else {
+                corruptions += 1
+                XCTFail("\(what): load --images exited \(load.status) with neither the old images nor the new ones: \(load.errorText)")
+                break
+            }
+        }
+        settings.report("kills store=\(kind) command=save-images images=\(urls.count) attempts=\(settings.kills) killed=\(killed) finished_before_kill=\(finishedFirst) kept_old=\(keptOld) committed_new=\(committedNew) corruptions=\(corruptions) leftover_tmp_after_kill=\(leftovers) full_save_seconds=\(String(format: "%.2f", saveSeconds)) seconds=\(String(format: "%.1f", Date().timeIntervalSince(started)))")
     }
 
     /// What is wrong with a store file, or nil: SQLite's integrity check, or

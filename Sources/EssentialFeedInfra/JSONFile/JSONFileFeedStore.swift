@@ -102,7 +102,7 @@ public final class JSONFileFeedStore: FeedStore {
         defer { if let token { temporaryFiles?.done(token) } }
         _ = unlink(temporaryPath)  // left by a writer that crashed
         let document = try openDocument()
-        let tx = JSONFileTransaction(document, path: path, documentPath: documentPath, temporaryPath: temporaryPath)
+        let tx = JSONFileTransaction(document, path: path, documentPath: documentPath, temporaryPath: temporaryPath, temporaryFiles: temporaryFiles)
         defer { tx.end() }
         let result = try body(tx)
         try tx.commit()

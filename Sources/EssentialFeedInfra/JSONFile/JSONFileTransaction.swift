@@ -72,7 +72,12 @@ final class JSONFileTransaction: FeedStoreTransaction {
     private var committed = false
     private var ended = false
 
-    init(_ document: JSONFileDocument, path: String, documentPath: String, temporaryPath: String?) {
+    /// Who removes the temporary file at an interrupt: its creation and
+    /// rename are made under their lock.
+    private let temporaryFiles: (any TemporaryFiles)?
+
+    init(_ document: JSONFileDocument, path: String, documentPath: String, temporaryPath: String?, temporaryFiles: (any TemporaryFiles)? = nil) {
+        self.temporaryFiles = temporaryFiles
         self.document = document
         self.path = path
         self.documentPath = documentPath
@@ -385,15 +390,26 @@ final class JSONFileTransaction: FeedStoreTransaction {
             return output
         }
         guard let temporaryPath else { throw ErrorRecord(.internal, "\(path): a read transaction cannot write") }
-        _ = unlink(temporaryPath)
-        var fd: Int32
-        repeat { fd = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw POSIXFiles.failure("write", path) }
+        #if DEBUG
+        TestPause.at("FEED_TEST_PAUSE_BEFORE_TEMPORARY_FILE")
+        #endif
+        let (fd, code) = uninterrupted { () -> (Int32, Int32) in
+            _ = unlink(temporaryPath)
+            var fd: Int32
+            repeat { fd = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) } while fd < 0 && errno == EINTR
+            return (fd, errno)
+        }
+        guard fd >= 0 else { throw POSIXFiles.failure("write", path, code) }
         temporaryFD = fd
         guard fchmod(fd, 0o600) == 0 else { throw POSIXFiles.failure("write", path) }
         let output = DocumentOutput(fd: fd, path: path)
         self.output = output
         return output
+    }
+
+    /// Runs `step` under the lock of the interrupt's cleanup, if any.
+    private func uninterrupted<T>(_ step: () -> T) -> T {
+        temporaryFiles.map { $0.uninterrupted(step) } ?? step()
     }
 
     /// Adds `image` to the new feed unless an image of its id is in it (or
@@ -525,7 +541,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
         if fsync(temporaryFD) != 0 { code = errno }
         if close(temporaryFD) != 0, code == nil { code = errno }
         temporaryFD = -1
-        if code == nil, rename(temporaryPath, documentPath) != 0 { code = errno }
+        if code == nil { code = uninterrupted { rename(temporaryPath, documentPath) == 0 ? nil : errno } }
         if let code {
             _ = unlink(temporaryPath)
             throw POSIXFiles.failure("write", path, code)

@@ -56,7 +56,8 @@ final class SQLiteTransaction: FeedStoreTransaction {
         endWriter()
         try connection.guarded { () throws(ErrorRecord) in
             #if DEBUG
-            Self.pauseBeforeCommit()
+            // A signal can be sent here, under the guard.
+            TestPause.at("FEED_TEST_PAUSE_BEFORE_COMMIT")
             #endif
             // A signal taken before COMMIT starts: the tool exits 128 + N,
             // so nothing is committed (the caller rolls back). One taken
@@ -77,17 +78,6 @@ final class SQLiteTransaction: FeedStoreTransaction {
         }
         active = false
     }
-
-    #if DEBUG
-    /// For tests, in debug builds only: with `FEED_TEST_PAUSE_BEFORE_COMMIT`
-    /// set to a path, a commit under the guard creates PATH.ready, then waits
-    /// (up to 10 s) for PATH.go, so that a signal can be sent at that moment.
-    private static func pauseBeforeCommit() {
-        guard let path = getenv("FEED_TEST_PAUSE_BEFORE_COMMIT").map({ String(cString: $0) }) else { return }
-        close(open(path + ".ready", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600))
-        for _ in 0..<1000 where access(path + ".go", F_OK) != 0 { usleep(10_000) }
-    }
-    #endif
 
     /// Fails once the transaction ended; else writes the rows a writer
     /// still holds, so that whatever comes next sees them.

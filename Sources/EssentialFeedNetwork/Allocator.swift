@@ -10,7 +10,7 @@ public enum Allocator {
     /// up to `largest` bytes come from the heap instead, which keeps up to
     /// `keptFree` bytes free. Called once, by the composition root, before
     /// any thread starts.
-    public static func keepFreedBlocks(upTo largest: Int = 2 << 20, keptFree: Int = 16 << 20) {
+    public static func keepFreedBlocks(upTo largest: Int = 2 << 20, keptFree: Int = 4 << 20) {
         feed_malloc_keep_blocks(Int32(clamping: largest), Int32(clamping: keptFree))
     }
 }

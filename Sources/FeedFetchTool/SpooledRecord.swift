@@ -46,6 +46,7 @@ struct SpooledRecord {
         var chunk = [UInt8](repeating: 0, count: 3 << 18)
         var compactor = JSONCompactor()
         var pending: [UInt8] = []
+        var encoded: [UInt8] = []
         var offset = 0
         while true {
             var failure: ErrorRecord?
@@ -65,12 +66,17 @@ struct SpooledRecord {
                 // Whole groups of three bytes at a time; the rest waits for the next read.
                 pending.append(contentsOf: chunk[..<n])
                 let whole = pending.count / 3 * 3
-                Array(Base64.encode(Array(pending[..<whole])).utf8).withUnsafeBytes(emit)
+                encoded.removeAll(keepingCapacity: true)
+                Base64.append(Array(pending[..<whole]), to: &encoded)
+                encoded.withUnsafeBytes(emit)
                 pending.removeFirst(whole)
             }
         }
         if !isJSON {
-            Array((Base64.encode(pending) + "\"").utf8).withUnsafeBytes(emit)
+            encoded.removeAll(keepingCapacity: true)
+            Base64.append(pending, to: &encoded)
+            encoded.append(UInt8(ascii: "\""))
+            encoded.withUnsafeBytes(emit)
         }
         Array("}".utf8).withUnsafeBytes(emit)
     }

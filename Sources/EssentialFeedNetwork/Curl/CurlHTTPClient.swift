@@ -34,6 +34,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     private let authorities: CertificateAuthorities
     private let spilling: BodySpilling?
     private let engine: CurlMulti
+    /// A request's failure at its deadline, made once.
+    private let timedOut: HTTPFailure
 
     public init(
         timeout: Double = 30, maxConnectionsPerHost: Int = 8, maxRedirects: Int = 5, maxBodyBytes: Int = 64 << 20,
@@ -52,6 +54,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         self.proxies = proxies
         self.authorities = authorities
         engine = CurlMulti(parallel: maxConnectionsPerHost)
+        timedOut = HTTPFailure(.timedOut, "timed out after \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s")
     }
 
     @discardableResult
@@ -67,7 +70,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
                 return true
             },
             end: { [self] easy, code in outcome(of: easy, code, transfer) },
-            deadline: deadline, timedOut: timedOut())
+            deadline: deadline, timedOut: timedOut)
         if !engine.add(job) { transfer.finish(.failure(HTTPFailure(.other, "cannot start libcurl"))) }
         return transfer
     }
@@ -199,10 +202,6 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         return ProxySettings.shown(proxy)
     }
 
-    private func timedOut() -> HTTPFailure {
-        HTTPFailure(.timedOut, "timed out after \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s")
-    }
-
     /// libcurl's result code as the client's failure.
     private func failure(_ code: CURLcode, detail: String, transfer: CurlTransfer) -> HTTPFailure {
         // The proxy would not open a tunnel: a failure of the proxy, named.
@@ -221,7 +220,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             // For an http(s) URL, what libcurl does not support is the response (`ICY 200`, `HTTP/1.1 2x0`).
             if ["http", "https"].contains(URLText.scheme(of: transfer.url) ?? "") { return HTTPFailure(.badResponse, "bad response: \(detail)") }
             return HTTPFailure(.other, "unsupported URL")
-        case CURLE_OPERATION_TIMEDOUT: return timedOut()
+        case CURLE_OPERATION_TIMEDOUT: return timedOut
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
             // A chunked body that breaks its framing is the server's fault, not the connection's.
             if detail.contains("chunked") { return HTTPFailure(.badResponse, "bad response: \(detail)") }

@@ -64,32 +64,36 @@ let package = Package(
         // The PostgreSQL store, through libpq. Apart from the other stores so
         // that only the executable that opens a PostgreSQL store loads libpq.
         .target(name: "EssentialFeedPostgreSQL", dependencies: ["EssentialFeed", "EssentialFeedInfra", "CLibpq"]),
-        // Infrastructure with networking: HTTP/1.1 on POSIX sockets for http://, the system's
-        // libcurl called directly for https://, created only when first needed.
-        // Kept apart so that tools that do not fetch never load libcurl.
+        // Infrastructure with networking: the system's libcurl, called directly,
+        // for every URL. Kept apart so that tools that do not fetch never load libcurl.
         .target(name: "EssentialFeedNetwork", dependencies: ["EssentialFeed", "CCurl", "CZlib"], swiftSettings: hotPath),
-        // The system's libcurl (Debian: libcurl4-openssl-dev), for https.
+        // The system's libcurl (Debian: libcurl4-openssl-dev).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The system's zlib (Debian: zlib1g-dev), to decode gzip and deflate bodies over http.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Command-line plumbing shared by every tool: arguments, records in and out,
         // diagnostics, exit statuses, signals.
-        .target(name: "FeedCLI", dependencies: ["EssentialFeed"], swiftSettings: hotPath),
+        .target(name: "FeedCLI", dependencies: ["EssentialFeed", "Sandbox"], swiftSettings: hotPath),
+        // Least privilege: a tool confines itself to what its job needs
+        // (Landlock for files, seccomp for system calls), through the kernel's
+        // calls declared in CSandbox (a header: nothing to link).
+        .target(name: "Sandbox", dependencies: ["CSandbox"]),
+        .systemLibrary(name: "CSandbox"),
         // The local API server behind feed-serve.
         .target(name: "FeedServer", dependencies: ["EssentialFeed"]),
 
-        .target(name: "FeedFetchTool", dependencies: ["EssentialFeed", "EssentialFeedNetwork", "FeedCLI"]),
+        .target(name: "FeedFetchTool", dependencies: ["EssentialFeed", "EssentialFeedNetwork", "FeedCLI", "Sandbox"]),
         .executableTarget(name: "feed-fetch", dependencies: ["FeedFetchTool"], linkerSettings: staticSwiftNetworking),
         // Each tool's composition root, a `main()` in a module of its own, run
         // by the tool's executable (tests, debug builds) and by the multi-call
         // executable that scripts/install installs (one copy of the runtime).
         .target(name: "FeedMapTool", dependencies: ["EssentialFeed", "FeedCLI"]),
         .target(name: "CommentsMapTool", dependencies: ["EssentialFeed", "FeedCLI"]),
-        .target(name: "FeedCacheTool", dependencies: ["EssentialFeed", "EssentialFeedInfra", "FeedCLI"], swiftSettings: hotPath),
-        .target(name: "ReldateTool", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI"]),
-        .target(name: "FeedViewTool", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI"]),
-        .target(name: "FeedPaginateTool", dependencies: ["EssentialFeed", "FeedCLI"]),
-        .target(name: "FeedServeTool", dependencies: ["FeedServer", "FeedCLI"]),
+        .target(name: "FeedCacheTool", dependencies: ["EssentialFeed", "EssentialFeedInfra", "FeedCLI", "Sandbox"], swiftSettings: hotPath),
+        .target(name: "ReldateTool", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI", "Sandbox"]),
+        .target(name: "FeedViewTool", dependencies: ["EssentialFeed", "EssentialFeedPresentation", "FeedCLI", "Sandbox"]),
+        .target(name: "FeedPaginateTool", dependencies: ["EssentialFeed", "FeedCLI", "Sandbox"]),
+        .target(name: "FeedServeTool", dependencies: ["FeedServer", "FeedCLI", "Sandbox"]),
 
         .executableTarget(name: "feed-map", dependencies: ["FeedMapTool"], linkerSettings: staticFilter),
         .executableTarget(name: "comments-map", dependencies: ["CommentsMapTool"], linkerSettings: staticFilter),

@@ -66,6 +66,34 @@ public enum FeedStores {
         throw ErrorRecord(.store, "no store path: HOME is not set (set FEED_STORE or XDG_CACHE_HOME, or give --store PATH)")
     }
 
+    /// The folder a file store's files are in: its document's (a symbolic
+    /// link resolved), where its lock, temporary file, journal and spools
+    /// are made too. For `feed-cache`'s confinement to it.
+    public static func folder(of path: String) -> String {
+        POSIXFiles.directory(of: POSIXFiles.resolvingSymbolicLink(path))
+    }
+
+    /// Creates the folder of the store at `path` when it is missing (0700),
+    /// as the first write would, so that a confined writer can be allowed
+    /// into it. Quietly: a failure is the write's to report.
+    public static func prepareFolder(of path: String) {
+        // Not for what `open` refuses (a URL makes no folder named "mysql:").
+        guard !path.isEmpty, !isURL(path), !path.hasSuffix("/") else { return }
+        try? POSIXFiles.makeDirectories(folder(of: path))
+    }
+
+    /// Where SQLite makes its temporary files (sorts, statement journals),
+    /// as it chooses: the first of $SQLITE_TMPDIR, $TMPDIR, /var/tmp,
+    /// /usr/tmp and /tmp that is a folder it may write in. With TMPDIR
+    /// unset it is /var/tmp, not /tmp (found when a confined save failed).
+    public static func sqliteTemporaryFolder(environment: [String: String]) -> String? {
+        let candidates = [environment["SQLITE_TMPDIR"], environment["TMPDIR"], "/var/tmp", "/usr/tmp", "/tmp"]
+        return candidates.compactMap { $0 }.first { folder in
+            guard let st = try? POSIXFiles.status(folder), POSIXFiles.isDirectory(st) else { return false }
+            return access(folder, W_OK | X_OK) == 0
+        }
+    }
+
     /// Whether `store` names a PostgreSQL database: a libpq connection URI,
     /// `postgresql://…` or `postgres://…` (any letter case).
     public static func isPostgreSQL(_ store: String) -> Bool {

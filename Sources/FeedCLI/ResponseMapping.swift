@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Sandbox
 
 /// The body of `feed-map` and `comments-map`: response records in, one
 /// record per mapped item out, or one `invalid_data` error per invalid
@@ -32,6 +33,7 @@ public enum ResponseMapping {
             options: [.flag("--raw")]
         )
         if !tool.arguments.operands.isEmpty { tool.usageError("unexpected operand '\(tool.arguments.operands[0])'") }
+        tool.confine(.base(environment: tool.environment))
         run(tool, kind: kind, raw: tool.arguments.flag("--raw"))
     }
 

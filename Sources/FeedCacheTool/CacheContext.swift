@@ -1,6 +1,7 @@
 import EssentialFeed
 import EssentialFeedInfra
 import FeedCLI
+import Sandbox
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
@@ -17,6 +18,29 @@ struct CacheContext {
     let now: Timestamp
     /// Opens a PostgreSQL store (the executable with libpq gives it).
     let postgreSQL: FeedCacheTool.PostgreSQLStore?
+
+    /// What `command` may touch once confined (see essential-feed(7)): a
+    /// file store's folder (made first for the commands that create the
+    /// store), the temporary folder, and `image --output`'s folder; for a
+    /// PostgreSQL store, outgoing connections and reading (libpq's files:
+    /// service and password files, certificates, DNS), writing only in the
+    /// temporary folder. Never a program.
+    func sandboxRules(command: String, output: String?) -> SandboxRules {
+        var rules = SandboxRules.base(environment: tool.environment)
+        if FeedStores.isPostgreSQL(path) {
+            rules.readable = ["/"]
+            rules.network = .client
+            return rules
+        }
+        if command == "save" || command == "save-images" { FeedStores.prepareFolder(of: path) }
+        rules.writable.append(FeedStores.folder(of: path))
+        // SQLite's randomness (temporary names; without it, the time and
+        // the pid) and its temporary files.
+        rules.readable.append("/dev/urandom")
+        if let folder = FeedStores.sqliteTemporaryFolder(environment: tool.environment) { rules.writable.append(folder) }
+        if let output, output != "-" { rules.writable.append(FeedStores.folder(of: output)) }
+        return rules
+    }
 
     private func openStore() throws(ErrorRecord) -> any FeedStore {
         if FeedStores.isPostgreSQL(path), let postgreSQL { return postgreSQL(path, wait) }

@@ -153,6 +153,7 @@ public enum FeedCacheTool {
             tool.usageError(expected == 1 ? "image takes one URL" : "unexpected operand '\(operands[0])'")
         }
 
+        tool.confine(context.sandboxRules(command: command, output: arguments.value("--output")))
         switch command {
         case "save":
             context.save(saveMode, tee: arguments.flag("--tee"), allowEmpty: arguments.flag("--allow-empty"))

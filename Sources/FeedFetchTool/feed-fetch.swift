@@ -1,6 +1,7 @@
 import EssentialFeed
 import EssentialFeedNetwork
 import FeedCLI
+import Sandbox
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -164,7 +165,7 @@ public enum FeedFetchTool {
         let environment = tool.environment
         let spilling = BodySpilling(memoryLimit: 1 << 20) { SpooledBody(environment: environment) }
         // A body in memory is 1 MiB at most (a larger one is spooled), its
-        // record 1.4 MiB: their memory is kept for the next, up to 16 MiB.
+        // record 1.4 MiB: their memory is kept for the next, up to 4 MiB free.
         Allocator.keepFreedBlocks()
         /// Every URL on the system's libcurl, through one multi handle.
         let client = CurlHTTPClient(
@@ -183,6 +184,7 @@ public enum FeedFetchTool {
             diagnostics.info("GET \(Secrets.redact(url)): \(what); retry \(number) of \(retry.retries) in \(seconds) s")
         }
         let fetcher = OrderedFetcher(tool: tool, client: fetching, parallel: parallel)
+        tool.confine(.fetching(environment: environment, netrc: netrcFile))
 
         /// Reads standard input: plain URL lines, or records with a url field.
         func readStandardInput() {
@@ -251,5 +253,22 @@ extension String {
         while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" { s.removeLast() }
         return String(s)
+    }
+}
+
+extension SandboxRules {
+    /// feed-fetch's: connections out; reading the .netrc file, the
+    /// certificate authorities, the resolver's files and the libraries it
+    /// and TLS load (NSS modules, OpenSSL's configuration and providers);
+    /// writing only in the temporary folder (the spool). libcurl opens the
+    /// .netrc file for each request and the authorities at the first TLS
+    /// handshake, after the confinement (found by tracing it).
+    static func fetching(environment: [String: String], netrc: String?) -> SandboxRules {
+        var rules = SandboxRules.base(environment: environment)
+        rules.network = .client
+        rules.readable += [netrc, environment["SSL_CERT_FILE"], environment["SSL_CERT_DIR"]].compactMap { $0 }.filter { !$0.isEmpty }
+        rules.readable += ["/etc/ssl", "/usr/lib/ssl", "/usr/share/ca-certificates", "/etc/pki", "/etc/hosts", "/etc/resolv.conf",
+                           "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services", "/lib", "/lib64", "/usr/lib", "/usr/lib64"]
+        return rules
     }
 }

@@ -1,5 +1,6 @@
 import EssentialFeed
 import FeedCLI
+import Sandbox
 
 /// `feed-paginate`: the tool's composition root, run by its own executable and by
 /// the toolkit's multi-call executable.
@@ -43,6 +44,7 @@ public enum FeedPaginateTool {
             tool.usageError(error.message)
         }
         guard let base = tool.baseURL() else { tool.usageError("no base URL: give --base-url or set FEED_BASE_URL") }
+        tool.confine(.base(environment: tool.environment))
         tool.refuseTerminalInput()
 
         var lastID: String?

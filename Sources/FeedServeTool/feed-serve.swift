@@ -5,6 +5,7 @@ import Dispatch
 import EssentialFeed
 import FeedCLI
 import FeedServer
+import Sandbox
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,6 +56,7 @@ public enum FeedServeTool {
         // thread, so a signal that arrives at any moment (even right after the base
         // URL is printed) stops the server and ends the process with 128 + the signal.
         Signals.onInterrupt { server.stop() }
+        tool.confine(.serving(options.fixtures))
         do {
             let base = try server.start(port: options.port)
             tool.output.raw(Array((base + "\n").utf8))
@@ -64,5 +66,15 @@ public enum FeedServeTool {
             tool.finish()
         }
         dispatchMain()
+    }
+}
+
+extension SandboxRules {
+    /// feed-serve's: its socket that listens and takes connections (none
+    /// out); its fixture folder read (loaded already); no file written.
+    static func serving(_ fixtures: FeedServeCommand.FixtureSource) -> SandboxRules {
+        var readable: [String] = []
+        if case let .directory(path) = fixtures { readable.append(path) }
+        return SandboxRules(readable: readable, writable: [], network: .server)
     }
 }

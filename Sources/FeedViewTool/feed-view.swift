@@ -4,6 +4,7 @@ import EssentialFeedPresentation
 import FeedCLI
 #if canImport(Glibc)
 import Glibc
+import Sandbox
 #endif
 
 /// `feed-view`: the tool's composition root, run by its own executable and by
@@ -122,6 +123,7 @@ public enum FeedViewTool {
         let selfLink = arguments.value("--self")
         if let selfLink, !Identifiers.isAbsoluteURL(selfLink) { tool.usageError("--self takes an absolute URL, not '\(selfLink)'") }
 
+        tool.confine(.base(environment: tool.environment))
         tool.refuseTerminalInput()
         let spinner = Descriptor.isTerminal(2) ? Spinner(text: Localized.string(.loading, locale: locale)) : nil
         spinner?.start()

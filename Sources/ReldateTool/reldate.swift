@@ -1,6 +1,7 @@
 import EssentialFeed
 import EssentialFeedPresentation
 import FeedCLI
+import Sandbox
 
 /// `reldate`: the tool's composition root, run by its own executable and by
 /// the toolkit's multi-call executable.
@@ -56,6 +57,7 @@ public enum ReldateTool {
             tool.usageError(error.message)
         }
         let formatter = RelativeDateFormatter(locale: locale, style: style)
+        tool.confine(.base(environment: tool.environment))
 
         if !arguments.operands.isEmpty {
             tool.writesErrorRecords = false

@@ -1,0 +1,51 @@
+import Sandbox
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Tool {
+    /// Confines the process to `rules` (see `Sandbox`), unless
+    /// FEED_SANDBOX=off (a way to find out whether the confinement is what
+    /// stops a tool, not a way to run without it). A kernel without Landlock
+    /// or seccomp is said once, at debug level; the tool runs all the same.
+    public func confine(_ rules: SandboxRules) {
+        if environment["FEED_SANDBOX"] == "off" {
+            diagnostics.debug("sandbox: off (FEED_SANDBOX=off)")
+        } else {
+            let outcome = Sandbox.confine(rules)
+            if !outcome.missing.isEmpty { diagnostics.debug("sandbox: not confined by \(outcome.missing.joined(separator: "; "))") }
+        }
+        #if DEBUG
+        if environment["FEED_TEST_SANDBOX_PROBE"] == "1" { probe() }
+        #endif
+    }
+
+    #if DEBUG
+    /// For tests, in debug builds only (release builds have none of it):
+    /// tries what a confined tool must not do, and says on standard error
+    /// how each went: reading a file outside the rules, making a socket,
+    /// starting a program.
+    private func probe() {
+        func said(_ what: String, _ result: Int32) {
+            let text = result == 0 ? "allowed" : String(cString: strerror(result))
+            diagnostics.error("sandbox probe: \(what): \(text)")
+        }
+        let file = environment["FEED_TEST_SANDBOX_PROBE_FILE"] ?? "/etc/passwd"
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        said("open \(file)", fd >= 0 ? 0 : errno)
+        if fd >= 0 { close(fd) }
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        said("socket", socketFD >= 0 ? 0 : errno)
+        if socketFD >= 0 { close(socketFD) }
+        var child: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&child, "/bin/true", nil, nil, argv, environ)
+        if spawned == 0 {
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        said("exec /bin/true", spawned)
+    }
+    #endif
+}

@@ -1,0 +1,184 @@
+import CSandbox
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What a tool may touch once it is confined: the files and folders it may
+/// read, the folders it may write in, and which sockets it may use. Never
+/// another program: no tool starts one.
+public struct SandboxRules: Sendable, Equatable {
+    public enum Network: Sendable, Equatable {
+        /// No socket at all.
+        case none
+        /// Outgoing connections (a client): no socket that listens.
+        case client
+        /// A socket that listens and takes connections (a server): none out.
+        case server
+    }
+
+    /// Files, and folders with everything beneath them, opened for reading.
+    public var readable: [String]
+    /// Folders in which files and folders may be read, written, created,
+    /// renamed and removed (everything beneath them).
+    public var writable: [String]
+    public var network: Network
+
+    public init(readable: [String] = [], writable: [String] = [], network: Network = .none) {
+        self.readable = readable
+        self.writable = writable
+        self.network = network
+    }
+
+    /// What every tool reads once it runs: the time-zone data (a date shown
+    /// or parsed in local time), and the temporary folder its spools
+    /// write in ($TMPDIR, else /tmp).
+    public static func base(environment: [String: String]) -> SandboxRules {
+        var readable = ["/usr/share/zoneinfo", "/etc/localtime"]
+        if let zones = environment["TZDIR"], !zones.isEmpty { readable.append(zones) }
+        let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return SandboxRules(readable: readable, writable: [temporary])
+    }
+}
+
+/// Confines the process to its rules, for good: `PR_SET_NO_NEW_PRIVS`, a
+/// Landlock ruleset (files) and a seccomp filter (system calls), each where
+/// the kernel has it. Called by a tool's composition root after start-up and
+/// before it reads any input.
+///
+/// Landlock applies to the calling thread and to the threads it starts
+/// from then on (a thread started before, such as the one that waits for
+/// signals, keeps the files it had); the seccomp filter applies to every
+/// thread of the process.
+public enum Sandbox {
+    /// What was put in place, and what the kernel did not have.
+    public struct Outcome: Sendable, Equatable {
+        /// Landlock's ABI version, when a ruleset is in force.
+        public var landlock: Int?
+        public var seccomp = false
+        public var noNewPrivileges = false
+        /// Why a part is missing (for the debug log): a kernel without it.
+        public var missing: [String] = []
+    }
+
+    public static func confine(_ rules: SandboxRules) -> Outcome {
+        var outcome = Outcome()
+        // Needed by both: no program started from here gains privileges.
+        guard feed_no_new_privs() == 0 else {
+            outcome.missing.append("no_new_privs: \(String(cString: strerror(errno)))")
+            return outcome
+        }
+        outcome.noNewPrivileges = true
+        switch landlock(rules) {
+        case let .success(abi): outcome.landlock = abi
+        case let .failure(reason): outcome.missing.append("Landlock: \(reason.text)")
+        }
+        switch seccomp(rules) {
+        case .success: outcome.seccomp = true
+        case let .failure(reason): outcome.missing.append("seccomp: \(reason.text)")
+        }
+        return outcome
+    }
+
+    public struct Refusal: Error, Sendable, Equatable {
+        public let text: String
+    }
+
+    // MARK: Landlock
+
+    /// Landlock's rights on files, bit by bit, and the ABI that has each.
+    private static let execute: UInt64 = 1 << 0, writeFile: UInt64 = 1 << 1, readFile: UInt64 = 1 << 2, readDirectory: UInt64 = 1 << 3
+    private static let makeCharacterDevice: UInt64 = 1 << 6, makeBlockDevice: UInt64 = 1 << 11
+    private static let refer: UInt64 = 1 << 13, truncate: UInt64 = 1 << 14, ioctlDevice: UInt64 = 1 << 15
+
+    /// Every right on files the kernel's ABI knows: each is refused unless a rule grants it.
+    static func handledRights(abi: Int) -> UInt64 {
+        var rights: UInt64 = (1 << 13) - 1
+        if abi >= 2 { rights |= refer }
+        if abi >= 3 { rights |= truncate }
+        if abi >= 5 { rights |= ioctlDevice }
+        return rights
+    }
+
+    private static func landlock(_ rules: SandboxRules) -> Result<Int, Refusal> {
+        let abi = feed_landlock_create_ruleset(nil, 0, 1)
+        guard abi >= 1 else { return .failure(Refusal(text: abi < 0 ? String(cString: strerror(errno)) : "ABI \(abi)")) }
+        let handled = handledRights(abi: abi)
+        // struct landlock_ruleset_attr up to handled_access_fs: the first version's size.
+        var attribute = handled
+        let ruleset = Int32(truncatingIfNeeded: feed_landlock_create_ruleset(&attribute, MemoryLayout<UInt64>.size, 0))
+        guard ruleset >= 0 else { return .failure(Refusal(text: String(cString: strerror(errno)))) }
+        defer { close(ruleset) }
+        let written = handled & ~(execute | makeCharacterDevice | makeBlockDevice | ioctlDevice)
+        for (paths, rights) in [(rules.readable, readFile | readDirectory), (rules.writable, written)] {
+            for path in paths {
+                // A path that is not there has nothing to grant.
+                let fd = open(path, feed_open_path | O_CLOEXEC)
+                guard fd >= 0 else { continue }
+                defer { close(fd) }
+                var status = stat()
+                guard fstat(fd, &status) == 0 else { continue }
+                // A file takes only the rights on files.
+                let isDirectory = status.st_mode & S_IFMT == S_IFDIR
+                let granted = isDirectory ? rights : rights & (writeFile | readFile | truncate)
+                guard feed_landlock_add_path_rule(ruleset, granted & handled, fd) == 0 else {
+                    return .failure(Refusal(text: "\(path): \(String(cString: strerror(errno)))"))
+                }
+            }
+        }
+        guard feed_landlock_restrict_self(ruleset) == 0 else { return .failure(Refusal(text: String(cString: strerror(errno)))) }
+        return .success(abi)
+    }
+
+    // MARK: seccomp
+
+    /// The system calls refused, with EPERM: starting a program and
+    /// reading or writing another process always; sockets as `network` says.
+    static func refusedCalls(_ network: SandboxRules.Network) -> [UInt32] {
+        let always = [feed_nr_execve, feed_nr_execveat, feed_nr_ptrace, feed_nr_process_vm_readv, feed_nr_process_vm_writev]
+        let listening = [feed_nr_bind, feed_nr_listen, feed_nr_accept, feed_nr_accept4]
+        switch network {
+        case .none: return always + listening + [feed_nr_socket, feed_nr_socketpair, feed_nr_connect]
+        case .client: return always + listening
+        case .server: return always + [feed_nr_connect]
+        }
+    }
+
+    /// The filter program: another architecture's calls (or x32's) refused,
+    /// each refused call refused, everything else allowed.
+    static func program(refusing calls: [UInt32]) -> [sock_filter] {
+        func statement(_ code: Int32, _ k: UInt32) -> sock_filter { sock_filter(code: UInt16(code), jt: 0, jf: 0, k: k) }
+        func jump(_ code: Int32, _ k: UInt32, _ whenTrue: Int, _ whenFalse: Int) -> sock_filter {
+            sock_filter(code: UInt16(code), jt: UInt8(whenTrue), jf: UInt8(whenFalse), k: k)
+        }
+        let refuse = UInt32(SECCOMP_RET_ERRNO) | UInt32(EPERM)
+        var program: [sock_filter] = [
+            // seccomp_data.arch, at offset 4.
+            statement(BPF_LD | BPF_W | BPF_ABS, 4),
+            jump(BPF_JMP | BPF_JEQ | BPF_K, feed_audit_arch, 1, 0),
+            statement(BPF_RET | BPF_K, refuse),
+            // seccomp_data.nr, at offset 0.
+            statement(BPF_LD | BPF_W | BPF_ABS, 0),
+        ]
+        // The jumps to the last instruction (refuse), after the allow.
+        let tests = [(BPF_JMP | BPF_JGE | BPF_K, UInt32(0x4000_0000))] + calls.map { (BPF_JMP | BPF_JEQ | BPF_K, $0) }
+        for (index, (code, k)) in tests.enumerated() {
+            let toRefuse = tests.count - index  // past the tests left and the allow
+            program.append(jump(code, k, toRefuse, 0))
+        }
+        program.append(statement(BPF_RET | BPF_K, UInt32(SECCOMP_RET_ALLOW)))
+        program.append(statement(BPF_RET | BPF_K, refuse))
+        return program
+    }
+
+    private static func seccomp(_ rules: SandboxRules) -> Result<Void, Refusal> {
+        #if !(arch(x86_64) || arch(arm64))
+        return .failure(Refusal(text: "an architecture the filter does not know"))
+        #else
+        let program = program(refusing: refusedCalls(rules.network))
+        let result = program.withUnsafeBufferPointer { feed_seccomp_filter($0.baseAddress, UInt16($0.count)) }
+        return result == 0 ? .success(()) : .failure(Refusal(text: String(cString: strerror(errno))))
+        #endif
+    }
+}

@@ -1,0 +1,164 @@
+import XCTest
+
+/// Least privilege, proved from outside: each confined tool, while it waits
+/// for its input, shows a seccomp filter and no_new_privs in
+/// /proc/PID/status; the probe of debug builds (FEED_TEST_SANDBOX_PROBE)
+/// is refused a file outside the tool's rules, a socket and a program.
+final class SandboxTests: XCTestCase {
+    /// The filters: they parse and show what any server sent.
+    static let filters: [(name: String, arguments: String)] = [
+        ("feed-map", ""), ("comments-map", ""), ("feed-paginate", "--base-url http://h"),
+        ("reldate", ""), ("feed-view", ""), ("feed-view", "--format atom"), ("feed-view", "--format html"),
+    ]
+
+    /// The status lines of `tool` (and `arguments`) read while it waits
+    /// for input on a pipe that stays open.
+    private func statusWhileReading(_ tool: String, _ arguments: String, environment: [String: String] = [:]) -> [String: String] {
+        status(of: "sleep 3 | \(tool) \(arguments)", environment: environment)
+    }
+
+    /// The status lines of the last process of `pipeline`, half a second after it starts.
+    private func status(of pipeline: String, environment: [String: String] = [:]) -> [String: String] {
+        let run = sh(#"""
+            \#(pipeline) > /dev/null & pid=$!
+            sleep 0.5
+            grep -E '^(Seccomp|NoNewPrivs):' /proc/$pid/status
+            kill $pid
+            """#, environment: environment, timeout: 20)
+        var fields: [String: String] = [:]
+        for line in run.out.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
+
+    func test_eachFilter_waitsForItsInputUnderASeccompFilterAndNoNewPrivileges() {
+        for (tool, arguments) in Self.filters {
+            let status = statusWhileReading(tool, arguments)
+            XCTAssertEqual(status["Seccomp"], "2", "\(tool) \(arguments)")
+            XCTAssertEqual(status["NoNewPrivs"], "1", "\(tool) \(arguments)")
+        }
+    }
+
+    func test_FEED_SANDBOX_off_leavesATool_asItWas() {
+        let status = statusWhileReading("feed-map", "", environment: ["FEED_SANDBOX": "off"])
+        XCTAssertEqual(status["Seccomp"], "0")
+        XCTAssertEqual(status["NoNewPrivs"], "0")
+        let run = sh("printf '' | feed-map", environment: ["FEED_SANDBOX": "off", "FEED_LOG": "debug"])
+        XCTAssertEqual(run.stderr, "feed-map: sandbox: off (FEED_SANDBOX=off)\n")
+    }
+
+    /// The probe is compiled into debug builds only; the installed tools are release builds.
+    private func skipUnlessTheProbeIsBuiltIn() throws {
+        guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
+            throw XCTSkip("the probe is in debug builds only")
+        }
+    }
+
+    /// The probe's three tries, as the tool said them.
+    private func probe(_ tool: String, _ arguments: String, environment: [String: String] = [:]) -> [String] {
+        var env = environment
+        env["FEED_TEST_SANDBOX_PROBE"] = "1"
+        let run = sh("printf '' | \(tool) \(arguments)", environment: env)
+        return run.stderr.split(separator: "\n").map(String.init).filter { $0.contains("sandbox probe:") }
+    }
+
+    func test_eachFilter_isRefusedAFileOutsideItsRules_aSocket_andAProgram() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        for (tool, arguments) in Self.filters {
+            XCTAssertEqual(probe(tool, arguments), [
+                "\(tool): sandbox probe: open /etc/passwd: Permission denied",
+                "\(tool): sandbox probe: socket: Operation not permitted",
+                "\(tool): sandbox probe: exec /bin/true: Operation not permitted",
+            ], "\(tool) \(arguments)")
+        }
+    }
+
+    /// What the rules grant is granted: a file in the temporary folder
+    /// (the spools') and the time-zone data.
+    func test_aFilter_mayReadItsTemporaryFolderAndTheTimeZoneData() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        let dir = temporaryDirectory(self)
+        try "x".write(toFile: dir + "/file", atomically: false, encoding: .utf8)
+        XCTAssertEqual(probe("feed-map", "", environment: ["TMPDIR": dir, "FEED_TEST_SANDBOX_PROBE_FILE": dir + "/file"]).first,
+                       "feed-map: sandbox probe: open \(dir)/file: allowed")
+        XCTAssertEqual(probe("reldate", "", environment: ["FEED_TEST_SANDBOX_PROBE_FILE": "/usr/share/zoneinfo/Europe/Berlin"]).first,
+                       "reldate: sandbox probe: open /usr/share/zoneinfo/Europe/Berlin: allowed")
+    }
+
+    func test_withTheSandboxOff_theProbeIsAllowedEverything() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        XCTAssertEqual(probe("feed-map", "", environment: ["FEED_SANDBOX": "off"]), [
+            "feed-map: sandbox probe: open /etc/passwd: allowed",
+            "feed-map: sandbox probe: socket: allowed",
+            "feed-map: sandbox probe: exec /bin/true: allowed",
+        ])
+    }
+
+    /// Found by tracing the tools' system calls (strace -f): the time zone
+    /// of TZ is read from /usr/share/zoneinfo after the confinement, when the
+    /// first date is made, by reldate and by feed-view. Confined or not,
+    /// they write the same.
+    func test_reldateAndFeedView_confined_writeWhatTheyWriteUnconfined_inEveryTimeZone() {
+        let comment = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","message":"m","created_at":"2025-11-30T23:30:00Z","username":"u"}"#
+        for zone in ["UTC", "Asia/Tokyo", "America/New_York"] {
+            for command in ["reldate --now 2026-01-01T00:30:00Z --locale de", "feed-view --kind comments --now 2026-01-01T00:30:00Z"] {
+                let confined = sh(command, stdin: comment + "\n", environment: ["TZ": zone])
+                let free = sh(command, stdin: comment + "\n", environment: ["TZ": zone, "FEED_SANDBOX": "off"])
+                XCTAssertEqual(confined.status, 0, confined.stderr)
+                XCTAssertEqual(confined.out, free.out, "\(command) in \(zone)")
+            }
+        }
+    }
+
+    // MARK: The tools with side effects
+
+    func test_feedCache_feedFetch_andFeedServe_runUnderASeccompFilterAndNoNewPrivileges() {
+        let store = temporaryDirectory(self) + "/s/feed.sqlite"
+        let waiting = [
+            statusWhileReading("feed-cache", "--store '\(store)' save"),
+            statusWhileReading("feed-fetch", "-"),
+            status(of: "feed-serve --port 0"),
+        ]
+        for (status, tool) in zip(waiting, ["feed-cache", "feed-fetch", "feed-serve"]) {
+            XCTAssertEqual(status["Seccomp"], "2", tool)
+            XCTAssertEqual(status["NoNewPrivs"], "1", tool)
+        }
+    }
+
+    /// feed-cache may touch its store's folder (made first for a save) and
+    /// nothing else; no socket for a file store, no program.
+    func test_feedCache_mayTouchItsStoresFolder_only() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        let dir = temporaryDirectory(self)
+        let store = dir + "/new/folder/feed.json"
+        XCTAssertEqual(probe("feed-cache", "--store '\(store)' save --allow-empty"), [
+            "feed-cache: sandbox probe: open /etc/passwd: Permission denied",
+            "feed-cache: sandbox probe: socket: Operation not permitted",
+            "feed-cache: sandbox probe: exec /bin/true: Operation not permitted",
+        ])
+        try "x".write(toFile: dir + "/new/folder/beside", atomically: false, encoding: .utf8)
+        try "x".write(toFile: dir + "/outside", atomically: false, encoding: .utf8)
+        let environment = ["TMPDIR": dir + "/new"]
+        XCTAssertEqual(probe("feed-cache", "--store '\(store)' load", environment: environment.merging(["FEED_TEST_SANDBOX_PROBE_FILE": dir + "/new/folder/beside"]) { $1 }).first,
+                       "feed-cache: sandbox probe: open \(dir)/new/folder/beside: allowed")
+        XCTAssertEqual(probe("feed-cache", "--store '\(store)' load", environment: environment.merging(["FEED_TEST_SANDBOX_PROBE_FILE": dir + "/outside"]) { $1 }).first,
+                       "feed-cache: sandbox probe: open \(dir)/outside: Permission denied")
+    }
+
+    /// feed-fetch may make sockets (to connect), feed-serve its listening one; neither a file outside its rules nor a program.
+    func test_feedFetch_andFeedServe_mayMakeSockets_butNeitherReadAFileOutsideTheirRulesNorStartAProgram() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        for tool in ["feed-fetch -", "feed-serve --port 0"] {
+            let name = String(tool.prefix { $0 != " " })
+            let run = sh("printf '' | \(tool) > /dev/null & pid=$!; sleep 1; kill $pid 2>/dev/null; wait $pid", environment: ["FEED_TEST_SANDBOX_PROBE": "1"])
+            let lines = run.stderr.split(separator: "\n").map(String.init).filter { $0.contains("sandbox probe:") }
+            XCTAssertEqual(lines, [
+                "\(name): sandbox probe: open /etc/passwd: Permission denied",
+                "\(name): sandbox probe: socket: allowed",
+                "\(name): sandbox probe: exec /bin/true: Operation not permitted",
+            ], tool)
+        }
+    }
+}

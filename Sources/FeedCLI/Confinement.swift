@@ -12,8 +12,13 @@ extension Tool {
         if environment["FEED_SANDBOX"] == "off" {
             diagnostics.debug("sandbox: off (FEED_SANDBOX=off)")
         } else {
+            var start = timespec(), end = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &start)
             let outcome = Sandbox.confine(rules)
+            clock_gettime(CLOCK_MONOTONIC, &end)
             if !outcome.missing.isEmpty { diagnostics.debug("sandbox: not confined by \(outcome.missing.joined(separator: "; "))") }
+            let microseconds = (end.tv_sec - start.tv_sec) * 1_000_000 + (end.tv_nsec - start.tv_nsec) / 1000
+            diagnostics.trace("sandbox: confined in \(microseconds) µs (Landlock ABI \(outcome.landlock.map(String.init) ?? "none"), seccomp \(outcome.seccomp ? "on" : "off"))")
         }
         #if DEBUG
         if environment["FEED_TEST_SANDBOX_PROBE"] == "1" { probe() }

@@ -22,14 +22,18 @@ struct CacheContext {
     /// What `command` may touch once confined (see essential-feed(7)): a
     /// file store's folder (made first for the commands that create the
     /// store), the temporary folder, and `image --output`'s folder; for a
-    /// PostgreSQL store, outgoing connections and reading (libpq's files:
-    /// service and password files, certificates, DNS), writing only in the
-    /// temporary folder. Never a program.
+    /// PostgreSQL store, a client's (`SandboxRules.connecting`) and libpq's
+    /// own files, writing only in the temporary folder. Never a program.
     func sandboxRules(command: String, output: String?) -> SandboxRules {
         var rules = SandboxRules.base(environment: tool.environment)
         if FeedStores.isPostgreSQL(path) {
-            rules.readable = ["/"]
-            rules.network = .client
+            // libpq's own files: passwords, services, client certificates, Kerberos.
+            let environment = tool.environment
+            let home = environment["HOME"].map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? "/nonexistent/"
+            rules = .connecting(environment: environment)
+            rules.readable += [home + ".pgpass", home + ".pg_service.conf", home + ".postgresql", "/etc/postgresql-common", "/etc/krb5.conf"]
+            rules.readable += ["PGPASSFILE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLROOTCERT", "PGSSLCERT", "PGSSLKEY", "PGSSLCRL", "KRB5_CONFIG"]
+                .compactMap { environment[$0] }.filter { !$0.isEmpty }
             return rules
         }
         if command == "save" || command == "save-images" { FeedStores.prepareFolder(of: path) }

@@ -257,18 +257,14 @@ extension String {
 }
 
 extension SandboxRules {
-    /// feed-fetch's: connections out; reading the .netrc file, the
-    /// certificate authorities, the resolver's files and the libraries it
-    /// and TLS load (NSS modules, OpenSSL's configuration and providers);
-    /// writing only in the temporary folder (the spool). libcurl opens the
-    /// .netrc file for each request and the authorities at the first TLS
-    /// handshake, after the confinement (found by tracing it).
+    /// feed-fetch's: a client's (`connecting`), with the .netrc file and
+    /// the certificate authorities named in the environment; writing only
+    /// in the temporary folder (the spool). libcurl opens the .netrc file
+    /// for each request and the authorities at the first TLS handshake,
+    /// after the confinement (found by tracing it).
     static func fetching(environment: [String: String], netrc: String?) -> SandboxRules {
-        var rules = SandboxRules.base(environment: environment)
-        rules.network = .client
+        var rules = SandboxRules.connecting(environment: environment)
         rules.readable += [netrc, environment["SSL_CERT_FILE"], environment["SSL_CERT_DIR"]].compactMap { $0 }.filter { !$0.isEmpty }
-        rules.readable += ["/etc/ssl", "/usr/lib/ssl", "/usr/share/ca-certificates", "/etc/pki", "/etc/hosts", "/etc/resolv.conf",
-                           "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services", "/lib", "/lib64", "/usr/lib", "/usr/lib64"]
         return rules
     }
 }

@@ -40,6 +40,20 @@ public struct SandboxRules: Sendable, Equatable {
         let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         return SandboxRules(readable: readable, writable: [temporary])
     }
+
+    /// `base`, and what a client that connects out reads: the resolver's
+    /// files, TLS's configuration and certificate authorities, and the
+    /// libraries both load while they run (NSS modules, OpenSSL's).
+    public static func connecting(environment: [String: String]) -> SandboxRules {
+        var rules = base(environment: environment)
+        rules.network = .client
+        rules.readable += [
+            "/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services",
+            "/etc/ssl", "/usr/lib/ssl", "/usr/share/ca-certificates", "/etc/pki",
+            "/lib", "/lib64", "/usr/lib", "/usr/lib64",
+        ]
+        return rules
+    }
 }
 
 /// Confines the process to its rules, for good: `PR_SET_NO_NEW_PRIVS`, a

@@ -243,7 +243,10 @@ final class FeedFetchToolTests: XCTestCase {
     /// another to end and goes again, so every URL is fetched; "Too many
     /// open files" never becomes a connectivity record.
     func test_fetch_withDescriptorsTakenByInheritedFiles_sendsARequestAgainWhenAnotherEnds() throws {
-        let server = try Served(test: self)
+        // Each answer 100 ms late, so that 16 requests are in flight at once
+        // and need a connection each: answered at once, a few kept
+        // connections served them all, and the shortage (1 run in 10) never came.
+        let server = try Served(["--builtin", "acceptance", "--delay", "100"], test: self)
         let directory = temporaryDirectory(self)
         let urls = (0..<40).map { "\(server.base)/image-\($0 % 3)?n=\($0)" }.joined(separator: "\n") + "\n"
         try urls.write(toFile: directory + "/urls", atomically: true, encoding: .utf8)

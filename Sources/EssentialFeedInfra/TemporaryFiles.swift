@@ -16,4 +16,7 @@ public protocol TemporaryFiles: AnyObject {
     /// process ends: once the cleanup has run, no temporary file appears and
     /// none is renamed over the store (the step waits for the end instead).
     func uninterrupted<T>(_ step: () -> T) -> T
+    /// True once an interrupt is ending the process: a cleanup registered
+    /// from then on may never run, so the caller acts as if it had.
+    var isEnding: Bool { get }
 }

@@ -20,6 +20,7 @@ public enum Signals {
         var cleanups: [Int: @Sendable () -> Void] = [:]
         var nextToken = 0
         var output: Output?
+        var terminating = false
     }
 
     private static let registry = Registry()
@@ -77,8 +78,22 @@ public enum Signals {
         registry.lock.withLock { _ = registry.cleanups.removeValue(forKey: token) }
     }
 
+    /// True once a signal is ending the process: set before the cleanups
+    /// run, so a step that checks it after taking a cleanup's lock knows
+    /// whether that cleanup (or one registered too late to run) is coming.
+    public static var isTerminating: Bool { registry.lock.withLock { registry.terminating } }
+
+    /// For a thread that must do nothing more once the process is ending:
+    /// waits for the signal's thread to end the process.
+    public static func waitForTheEnd() -> Never {
+        while true { sleep(60) }
+    }
+
     private static func terminate(_ signal: Int32) -> Never {
-        let (output, cleanups) = registry.lock.withLock { (registry.output, Array(registry.cleanups.values)) }
+        let (output, cleanups) = registry.lock.withLock { () -> (Output?, [@Sendable () -> Void]) in
+            registry.terminating = true
+            return (registry.output, Array(registry.cleanups.values))
+        }
         _ = output?.seal()
         for cleanup in cleanups { cleanup() }
         #if DEBUG

@@ -12,7 +12,9 @@ import Glibc
 /// which the removal keeps: without it, the removal could run first (nothing
 /// to remove yet) and the store create the file (or even commit) before the
 /// process ended, leaving `PATH.tmp` behind (seen under ThreadSanitizer with a
-/// SIGTERM 0.05 s into a save).
+/// SIGTERM 0.05 s into a save). A save whose file was registered after the
+/// signal has no clean-up to wait for: the step sees the process ending and
+/// waits for the end instead.
 final class InterruptCleanup: TemporaryFiles, @unchecked Sendable {
     static let shared = InterruptCleanup()
 
@@ -27,13 +29,26 @@ final class InterruptCleanup: TemporaryFiles, @unchecked Sendable {
         }
     }
 
+    /// Runs `step` unless the process is ending: then it waits for the end.
+    /// The flag covers a save that registered its file after the signal's
+    /// clean-ups were chosen (its own clean-up never runs); the lock, one
+    /// that registered before (its clean-up waits for the step, then removes
+    /// the file, and keeps the lock).
     func uninterrupted<T>(_ step: () -> T) -> T {
-        lock.withLock(step)
+        lock.lock()
+        if Signals.isTerminating {
+            lock.unlock()
+            Signals.waitForTheEnd()
+        }
+        defer { lock.unlock() }
+        return step()
     }
 
     func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> Int {
         Signals.onInterrupt(cleanup)
     }
+
+    var isEnding: Bool { Signals.isTerminating }
 
     func done(_ token: Int) {
         Signals.remove(token)

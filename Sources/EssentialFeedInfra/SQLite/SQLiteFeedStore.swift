@@ -111,6 +111,9 @@ public final class SQLiteFeedStore: FeedStore {
             guard let connection = begun else { continue }
             let token = temporaryFiles?.onInterrupt(RollbackOnInterrupt(connection).run)
             defer { if let token { temporaryFiles?.done(token) } }
+            // A signal taken before the registration: its cleanups are
+            // chosen and this one is not among them, so nothing is committed.
+            if temporaryFiles?.isEnding == true { connection.interruptRequested.raise() }
             let tx = SQLiteTransaction(connection, idsInMemory: idsInMemory)
             do throws(ErrorRecord) {
                 try connection.guarded { () throws(ErrorRecord) in

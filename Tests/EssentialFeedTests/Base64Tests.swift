@@ -3,10 +3,11 @@ import XCTest
 
 final class Base64Tests: XCTestCase {
     /// The fast encoder against a plain one (RFC 4648's table, a bit at a
-    /// time), for every length up to 300 and every tail length.
+    /// time), for every length up to 300 and every tail length, and every
+    /// length around a full block of output (3,072 bytes make 4 KiB).
     func test_append_writesWhatAPlainEncoderWrites_andDecodesBack() {
         var generator = SystemRandomNumberGenerator()
-        for count in 0...300 {
+        for count in Array(0...300) + Array(3_050...3_100) {
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
             var out: [UInt8] = Array("prefix".utf8)
             Base64.append(bytes, to: &out)

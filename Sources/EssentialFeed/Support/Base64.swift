@@ -36,13 +36,25 @@ public enum Base64 {
                         out.append(contentsOf: UnsafeRawBufferPointer(rebasing: output[..<o]))
                         o = 0
                     }
+                    // Twelve bytes a turn (two loads, two stores), then six.
+                    while i + 14 <= count {
+                        let first = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                        let second = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: i + 6, as: UInt64.self))
+                        let text1 = pair(first >> 52) | pair(first >> 40) << 16 | pair(first >> 28) << 32 | pair(first >> 16) << 48
+                        let text2 = pair(second >> 52) | pair(second >> 40) << 16 | pair(second >> 28) << 32 | pair(second >> 16) << 48
+                        output.storeBytes(of: text1.littleEndian, toByteOffset: o, as: UInt64.self)
+                        output.storeBytes(of: text2.littleEndian, toByteOffset: o + 8, as: UInt64.self)
+                        i += 12
+                        o += 16
+                        if o == block { emptyBlock() }
+                    }
                     while i + 8 <= count {
+                        if o + 8 > block { emptyBlock() }
                         let chunk = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                         let text = pair(chunk >> 52) | pair(chunk >> 40) << 16 | pair(chunk >> 28) << 32 | pair(chunk >> 16) << 48
                         output.storeBytes(of: text.littleEndian, toByteOffset: o, as: UInt64.self)
                         i += 6
                         o += 8
-                        if o == block { emptyBlock() }
                     }
                     while i + 3 <= count {
                         if o + 4 > block { emptyBlock() }

@@ -183,7 +183,7 @@ final class FeedCacheToolTests: XCTestCase {
             cache("save", store, stdin: feedA)
             // SIGHUP as SIGTERM (a closed terminal, a supervisor's hang-up): one store is enough, the handling is the tool's.
             for (signal, status) in first ? [("TERM", "143"), ("HUP", "129")] : [("TERM", "143")] {
-                let run = sh(#"{ printf '%s\n' "$R"; sleep 5; } | feed-cache --store "$S" save & pid=$!; sleep 1; kill -$G $pid; wait $pid; echo $?"#,
+                let run = sh(#"\#(slowInput) { printf '%s\n' "$R"; sleep 5; } > "$f" 2> /dev/null & feed-cache --store "$S" save < "$f" & pid=$!; sleep 1; kill -$G $pid; wait $pid; echo $?"#,
                              environment: ["R": Self.image2, "S": store, "G": signal], timeout: 20)
                 XCTAssertEqual(run.out, status + "\n", "SIG\(signal): \(run.stderr)")
                 XCTAssertEqual(cache("load", store).out, feedA)
@@ -315,7 +315,7 @@ final class FeedCacheToolTests: XCTestCase {
             .joined(separator: "\n") + "\n"
         try big.write(toFile: dir + "/big", atomically: true, encoding: .utf8)
         cache("save", store, stdin: feedA)
-        let run = sh(#"{ cat "$D/big"; sleep 5; } | feed-cache --store "$S" save & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo $?"#,
+        let run = sh(#"\#(slowInput) { cat "$D/big"; sleep 5; } > "$f" 2> /dev/null & feed-cache --store "$S" save < "$f" & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo $?"#,
                      environment: ["D": dir, "S": store], timeout: 20)
         XCTAssertEqual(run.out, "143\n", run.stderr)
         XCTAssertEqual(StoreTestNames.names(in: dir + "/s"), ["feed.sqlite"], "Expected the transaction rolled back, no journal left")

@@ -258,7 +258,8 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         let input = temporaryDirectory(self) + "/records.ndjson"
         try records.write(toFile: input, atomically: true, encoding: .utf8)
         let run = sh(#"""
-            { cat "$I"; sleep 10; } | feed-cache --store "$S" save & pid=$!
+            \#(slowInput)
+            { cat "$I"; sleep 10; } > "$f" 2> /dev/null & feed-cache --store "$S" save < "$f" & pid=$!
             sleep 1.5; kill -9 $pid; wait $pid; echo "killed $?"
             """#, environment: ["S": store, "I": input], timeout: 30)
         XCTAssertEqual(run.out, "killed 137\n", run.stderr)

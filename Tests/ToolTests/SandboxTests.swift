@@ -14,7 +14,7 @@ final class SandboxTests: XCTestCase {
     /// The status lines of `tool` (and `arguments`) read while it waits
     /// for input on a pipe that stays open.
     private func statusWhileReading(_ tool: String, _ arguments: String, environment: [String: String] = [:]) -> [String: String] {
-        status(of: "sleep 3 | \(tool) \(arguments)", environment: environment)
+        status(of: "sleep 3 2> /dev/null | \(tool) \(arguments)", environment: environment)
     }
 
     /// The status lines of the last process of `pipeline`, half a second after it starts.

@@ -39,6 +39,11 @@ struct Run {
 }
 
 /// Runs `script` with `/bin/sh -c`, the built tools first on PATH.
+///
+/// Spawned here rather than through Foundation's `Process`, whose
+/// `waitUntilExit` also waits for every process the script left running
+/// (one of its sockets leaks into them): a test that left a `sleep 5`
+/// behind a killed tool waited those 5 s.
 @discardableResult
 func sh(
     _ script: String,
@@ -48,28 +53,62 @@ func sh(
     file: StaticString = #filePath,
     line: UInt = #line
 ) -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
     var env = ProcessInfo.processInfo.environment
     env["PATH"] = Products.directory + ":" + (env["PATH"] ?? "/usr/bin:/bin")
     env.removeValue(forKey: "FEED_BASE_URL")
     env.removeValue(forKey: "FEED_STORE")
     env.removeValue(forKey: "FEED_LOG")
     for (k, v) in environment { env[k] = v }
-    process.environment = env
-    let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
-    do { try process.run() } catch {
-        XCTFail("cannot run /bin/sh: \(error)", file: file, line: line)
+    func pipePair() -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        precondition(pipe(&fds) == 0, "pipe: \(errno)")
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
+    }
+    let out = pipePair(), err = pipePair()
+    let input = stdin == nil ? (read: open("/dev/null", O_RDONLY | O_CLOEXEC), write: Int32(-1)) : pipePair()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, input.read, 0)
+    posix_spawn_file_actions_adddup2(&actions, out.write, 1)
+    posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+    // And none of this process's others (the tests' servers, XCTest's own),
+    // as Foundation's `Process` does (glibc's closefrom action is not in Swift's Glibc).
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+        if let fd = Int32(entry), fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+    }
+    // Signals as a shell started from a terminal finds them: default, unblocked.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    var all = sigset_t(), none = sigset_t()
+    sigfillset(&all)
+    sigemptyset(&none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    let words: [String] = ["/bin/sh", "-c", script]
+    let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    let variables: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        for pointer in arguments + variables { free(pointer) }
+        posix_spawn_file_actions_destroy(&actions)
+        posix_spawnattr_destroy(&attributes)
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, variables)
+    close(input.read)
+    close(out.write)
+    close(err.write)
+    guard spawned == 0 else {
+        for fd in [input.write, out.read, err.read] where fd >= 0 { close(fd) }
+        XCTFail("cannot run /bin/sh: \(String(cString: strerror(spawned)))", file: file, line: line)
         return Run(stdout: Data(), stderr: "", status: -1)
     }
     if let stdin {
-        let handle = inPipe.fileHandleForWriting
+        let fd = input.write
         DispatchQueue.global().async {
-            handle.write(Data(stdin.utf8))
+            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            try? handle.write(contentsOf: Data(stdin.utf8))
             try? handle.close()
         }
     }
@@ -77,22 +116,34 @@ func sh(
     final class Box: @unchecked Sendable { var data = Data() }
     let errBox = Box()
     let errDone = DispatchSemaphore(value: 0)
+    let errFD = err.read
     DispatchQueue.global().async {
-        errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile()
+        errBox.data = FileHandle(fileDescriptor: errFD, closeOnDealloc: true).readDataToEndOfFile()
         errDone.signal()
     }
+    let shell = pid
     let timer = DispatchWorkItem {
         XCTFail("timed out after \(timeout) s: \(script)", file: file, line: line)
-        killTree(process.processIdentifier)
+        killTree(shell)
     }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
-    let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+    let outData = FileHandle(fileDescriptor: out.read, closeOnDealloc: true).readDataToEndOfFile()
     errDone.wait()
     let errData = errBox.data
-    process.waitUntilExit()
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     timer.cancel()
-    return Run(stdout: outData, stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+    // As Foundation's `terminationStatus` says it: the exit status, or the signal's number.
+    let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : status & 0x7F
+    return Run(stdout: outData, stderr: String(decoding: errData, as: UTF8.self), status: code)
 }
+
+/// A shell prologue that makes `$f` a FIFO, for input written slowly by a
+/// job of its own (`{ …; sleep 5; } > "$f" 2> /dev/null & tool < "$f" &`):
+/// `wait` for the tool then waits for the tool alone (in a pipeline it waits
+/// for the whole pipeline), and the writer's `sleep`, left behind, holds
+/// none of the test's pipes.
+let slowInput = #"f=$(mktemp -u); mkfifo "$f"; trap 'rm -f "$f"' EXIT;"#
 
 /// Kills a process and every process below it (read from /proc), so that a
 /// hung pipeline cannot keep a test waiting on its pipes.

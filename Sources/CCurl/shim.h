@@ -58,6 +58,7 @@ static inline CURLcode feed_curl_setopt_opensocket(CURL *curl, feed_curl_opensoc
 static inline void feed_malloc_keep_blocks(int largest, int keptFree) {
     mallopt(M_MMAP_THRESHOLD, largest);
     mallopt(M_TRIM_THRESHOLD, keptFree);
+    mallopt(M_ARENA_MAX, 1);
 }
 #else
 static inline void feed_malloc_keep_blocks(int largest, int keptFree) { (void)largest; (void)keptFree; }

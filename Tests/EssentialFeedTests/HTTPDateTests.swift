@@ -1,4 +1,4 @@
-import EssentialFeed
+@testable import EssentialFeed
 import XCTest
 
 final class HTTPDateTests: XCTestCase {
@@ -28,5 +28,29 @@ final class HTTPDateTests: XCTestCase {
         for seconds in [0, 1, example, 1_700_000_000, 4_102_444_799] {
             XCTAssertEqual(HTTPDate.parse(HTTPDate.format(seconds)), seconds)
         }
+    }
+}
+
+final class HTTPDateFixedPlacesTests: XCTestCase {
+    /// The reading from fixed places gives what the reading as words gives,
+    /// for dates in that layout and for every one-byte change of them.
+    func test_parse_ofAnIMFFixdateFromItsPlaces_isWhatTheWordsGive() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["Sun, 06 Nov 1994 08:49:37 GMT", "Tue, 29 Feb 2000 23:59:60 GMT", "Wed, 29 Feb 2001 00:00:00 GMT",
+                     "xyz, 31 Apr 2024 12:00:00 GMT", "Sun, 06 nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 gmt"]
+        for _ in 0..<300 { texts.append(HTTPDate.format(Int.random(in: -2_000_000_000...4_000_000_000, using: &generator))) }
+        let alphabet = Array("0123456789 ,:-+ABCGMTabcz\u{7F}".utf8)
+        for text in texts {
+            var variants = [text]
+            for _ in 0..<20 {
+                var bytes = Array(text.utf8)
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = alphabet.randomElement(using: &generator)!
+                variants.append(String(decoding: bytes, as: UTF8.self))
+            }
+            for variant in variants {
+                XCTAssertEqual(HTTPDate.parse(variant), HTTPDate.parseWords(variant), variant)
+            }
+        }
+        XCTAssertEqual(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"), 784_111_777)
     }
 }

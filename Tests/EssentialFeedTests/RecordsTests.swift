@@ -240,6 +240,20 @@ final class RecordsTests: XCTestCase {
         }
     }
 
+    /// The first byte tells a body that cannot be JSON before the parser is
+    /// asked: whatever that byte, the body is JSON exactly when it parses.
+    func test_fromBody_isJSONExactlyWhenTheBodyParses_whateverItsFirstByte() {
+        let rests = ["", "1", "{}", "[]", "\"x\"", "rue", "alse", "ull", " 1", "\n{}", "\u{FEFF}{}", "\r\n[1]"]
+        for first in 0...255 {
+            for rest in rests {
+                let bytes = [UInt8(first)] + Array(rest.utf8)
+                let parses = (try? JSONParser.parse(bytes)) != nil
+                let response = Response.fromBody(url: nil, status: 200, bytes: bytes)
+                if case .json = response.body { XCTAssertTrue(parses, "\(bytes)") } else { XCTAssertFalse(parses, "\(bytes)") }
+            }
+        }
+    }
+
     func test_fromBody_picksBytesForAnythingElse() {
         for bytes: [UInt8] in [Array("<html></html>".utf8), Array("{\"a\":".utf8), [], [0x89, 0x50, 0x4E, 0x47], Array("{} x".utf8)] {
             let response = Response.fromBody(url: nil, status: 200, bytes: bytes)

@@ -104,9 +104,22 @@ public struct Response: Sendable {
     public static func fromBody(
         url: String?, status: Int, bytes: [UInt8], finalURL: String? = nil, etag: String? = nil, lastModified: String? = nil
     ) -> Response {
-        if let document = try? JSONParser.parse(bytes) {
+        // A body whose first byte starts no JSON value (an image's) is not
+        // given to the parser, which sets up for the whole body first.
+        if mayBeJSON(bytes), let document = try? JSONParser.parse(bytes) {
             return Response(url: url, status: status, body: .json(document, node: document.root), finalURL: finalURL, etag: etag, lastModified: lastModified)
         }
         return Response(url: url, status: status, body: .bytes(bytes), finalURL: finalURL, etag: etag, lastModified: lastModified)
+    }
+
+    /// Whether the first byte after JSON's blanks may start a JSON value
+    /// (`{ [ " - 0-9 t f n`).
+    static func mayBeJSON(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return false }
+        switch first {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): return true
+        default: return false
+        }
     }
 }

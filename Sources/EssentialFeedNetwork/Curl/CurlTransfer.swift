@@ -133,20 +133,25 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     /// `HTTP/1.0` or `HTTP/1.1` (`HTTP/2` too over TLS, where libcurl may
     /// speak it), a space, a three-digit status, then a reason or nothing.
     private static func isStatusLine(_ line: UnsafeRawBufferPointer, http2: Bool) -> Bool {
-        let versions = http2 ? ["HTTP/1.0 ", "HTTP/1.1 ", "HTTP/2 "] : ["HTTP/1.0 ", "HTTP/1.1 "]
-        guard let version = versions.first(where: { line.starts(with: $0.utf8) }) else { return false }
-        let rest = line.dropFirst(version.utf8.count)
+        guard let version = (http2 ? versionsOverTLS : versions).first(where: { line.starts(with: $0) }) else { return false }
+        let rest = line.dropFirst(version.count)
         let status = rest.prefix(3)
         guard status.count == 3, status.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
         let after = rest.dropFirst(3)
         return after.isEmpty || after.first == 0x20
     }
 
-    /// A byte of a field name (RFC 9110's `tchar`).
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
+    private static let versions = ["HTTP/1.0 ", "HTTP/1.1 "].map { Array($0.utf8) }
+    private static let versionsOverTLS = versions + [Array("HTTP/2 ".utf8)]
+
+    /// A byte of a field name (RFC 9110's `tchar`): a table, since every
+    /// byte of every field name of every response is asked.
+    private static func isTokenByte(_ byte: UInt8) -> Bool { tokenBytes[Int(byte)] }
+
+    private static let tokenBytes: [Bool] = (0...255).map { byte in
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        default: "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
         }
     }
 

@@ -67,7 +67,7 @@ struct SpooledRecord {
                 pending.append(contentsOf: chunk[..<n])
                 let whole = pending.count / 3 * 3
                 encoded.removeAll(keepingCapacity: true)
-                Base64.append(Array(pending[..<whole]), to: &encoded)
+                pending.withUnsafeBytes { Base64.append(UnsafeRawBufferPointer(rebasing: $0[..<whole]), to: &encoded) }
                 encoded.withUnsafeBytes(emit)
                 pending.removeFirst(whole)
             }

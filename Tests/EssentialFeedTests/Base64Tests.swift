@@ -13,6 +13,11 @@ final class Base64Tests: XCTestCase {
             Base64.append(bytes, to: &out)
             XCTAssertEqual(out, Array("prefix".utf8) + Self.plain(bytes), "\(count) bytes")
             XCTAssertEqual(Base64.decode(Array(out.dropFirst(6))), bytes)
+            // From raw bytes (a spooled body's pieces), into an array with room to spare.
+            var roomy: [UInt8] = Array("prefix".utf8)
+            roomy.reserveCapacity(count * 2 + 64)
+            bytes.withUnsafeBytes { Base64.append($0, to: &roomy) }
+            XCTAssertEqual(roomy, out, "\(count) bytes, raw")
         }
     }
 

@@ -40,6 +40,8 @@ final class PackageTests: XCTestCase {
         let libraries = sh(#"ldd "$T/usr/libexec/essential-feed/essential-feed-net" | awk '$2 == "=>" { print $3 }' | sort -u"#,
                            environment: ["T": tree])
         XCTAssertEqual(sh(#"ldd "$T/usr/libexec/essential-feed/essential-feed" 2>&1"#, environment: ["T": tree]).out.contains("not a dynamic executable"), true, "the multi-call executable is static")
+        // The C++ runtime and the unwinder the Swift runtime needs are linked in (Sources/StaticRuntime), not loaded at start.
+        for name in ["libstdc++", "libgcc_s"] { XCTAssertFalse(libraries.out.contains(name), "\(name) is not loaded: \(libraries.out)") }
         let owners = sh(#"while read -r lib; do dpkg -S "$(readlink -f "$lib")" 2> /dev/null || dpkg -S "$lib"; done | cut -d: -f1 | sort -u"#,
                         stdin: libraries.out)
         let direct = Set(["libc6", "libcurl4", "libgcc-s1", "libpq5", "libsqlite3-0", "libstdc++6", "zlib1g"])

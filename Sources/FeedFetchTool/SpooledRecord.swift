@@ -45,6 +45,7 @@ struct SpooledRecord {
         var source = try body.spool.bytes()
         var chunk = [UInt8](repeating: 0, count: 3 << 18)
         var compactor = JSONCompactor()
+        var compacted = [UInt8](repeating: 0, count: isJSON && compactValue == nil ? JSONCompactor.room(for: chunk.count) : 0)
         var pending: [UInt8] = []
         var encoded: [UInt8] = []
         var offset = 0
@@ -61,7 +62,10 @@ struct SpooledRecord {
                 let from = max(value.lowerBound, offset) - offset, to = min(value.upperBound, offset + n) - offset
                 if from < to { chunk.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[from..<to])) } }
             } else if isJSON {
-                chunk.withUnsafeBytes { compactor.compact(UnsafeRawBufferPointer(rebasing: $0[..<n]), emit) }
+                let kept = chunk.withUnsafeBytes { read in
+                    compacted.withUnsafeMutableBytes { compactor.compact(UnsafeRawBufferPointer(rebasing: read[..<n]), into: $0) }
+                }
+                compacted.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[..<kept])) }
             } else {
                 // Whole groups of three bytes at a time; the rest waits for the next read.
                 pending.append(contentsOf: chunk[..<n])

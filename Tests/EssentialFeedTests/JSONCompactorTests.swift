@@ -20,7 +20,9 @@ final class JSONCompactorTests: XCTestCase {
         var start = 0
         while start < bytes.count {
             let end = min(bytes.count, start + piece)
-            bytes[start..<end].withUnsafeBytes { compactor.compact($0) { out.append(contentsOf: $0) } }
+            var room = [UInt8](repeating: 0, count: JSONCompactor.room(for: end - start))
+            let written = bytes[start..<end].withUnsafeBytes { piece in room.withUnsafeMutableBytes { compactor.compact(piece, into: $0) } }
+            out += room[..<written]
             start = end
         }
         return String(decoding: out, as: UTF8.self)
@@ -38,11 +40,25 @@ final class JSONCompactorTests: XCTestCase {
         }
     }
 
-    func test_compact_copiesACompactDocumentInOneRun() {
-        let text = Array(#"{"a":[1,2,"x y"],"b":"\"q\""}"#.utf8)
-        var runs = 0
-        var compactor = JSONCompactor()
-        text.withUnsafeBytes { compactor.compact($0) { _ in runs += 1 } }
-        XCTAssertEqual(runs, 1)
+    /// Strings of every length up to 40 with an escaped quote, an escaped
+    /// backslash, a \u escape or none at every place: around the
+    /// eight-byte steps within a string.
+    func test_compact_keepsStringsWhole_whereverTheirEscapesFall() throws {
+        for length in 0...40 {
+            for place in 0...length {
+                for escape in [#"\""#, #"\\"#, #"\u0041"#, ""] {
+                    var inner = String(repeating: "a", count: length)
+                    inner.insert(contentsOf: escape, at: inner.index(inner.startIndex, offsetBy: place))
+                    let text = "[ \"\(inner)\" , \"x y\" ]"
+                    let document = try JSONParser.parse(text)
+                    var writer = JSONWriter()
+                    writer.value(document, document.root)
+                    let expected = String(decoding: writer.bytes, as: UTF8.self)
+                    for piece in [1, 5, 8, 13, 1 << 16] {
+                        XCTAssertEqual(compacted(text, piece: piece), expected, "\(text) in pieces of \(piece)")
+                    }
+                }
+            }
+        }
     }
 }

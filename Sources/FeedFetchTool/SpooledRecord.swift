@@ -46,13 +46,17 @@ struct SpooledRecord {
         var chunk = [UInt8](repeating: 0, count: 3 << 18)
         var compactor = JSONCompactor()
         var compacted = [UInt8](repeating: 0, count: isJSON && compactValue == nil ? JSONCompactor.room(for: chunk.count) : 0)
-        var pending: [UInt8] = []
         var encoded: [UInt8] = []
+        // Bytes of a base64 body held over from the last read (fewer than
+        // three, at the chunk's start): groups of three are encoded whole.
+        var carried = 0
         var offset = 0
         while true {
             var failure: ErrorRecord?
             let n = chunk.withUnsafeMutableBytes { buffer -> Int in
-                do throws(ErrorRecord) { return try source.read(into: buffer) } catch { failure = error; return 0 }
+                do throws(ErrorRecord) {
+                    return try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[carried...]))
+                } catch { failure = error; return 0 }
             }
             if let failure { throw failure }
             if n == 0 { break }
@@ -67,18 +71,17 @@ struct SpooledRecord {
                 }
                 compacted.withUnsafeBytes { emit(UnsafeRawBufferPointer(rebasing: $0[..<kept])) }
             } else {
-                // Whole groups of three bytes at a time; the rest waits for the next read.
-                pending.append(contentsOf: chunk[..<n])
-                let whole = pending.count / 3 * 3
+                let count = carried + n, whole = count / 3 * 3
                 encoded.removeAll(keepingCapacity: true)
-                pending.withUnsafeBytes { Base64.append(UnsafeRawBufferPointer(rebasing: $0[..<whole]), to: &encoded) }
+                chunk.withUnsafeBytes { Base64.append(UnsafeRawBufferPointer(rebasing: $0[..<whole]), to: &encoded) }
                 encoded.withUnsafeBytes(emit)
-                pending.removeFirst(whole)
+                for k in 0..<(count - whole) { chunk[k] = chunk[whole + k] }
+                carried = count - whole
             }
         }
         if !isJSON {
             encoded.removeAll(keepingCapacity: true)
-            Base64.append(pending, to: &encoded)
+            chunk.withUnsafeBytes { Base64.append(UnsafeRawBufferPointer(rebasing: $0[..<carried]), to: &encoded) }
             encoded.append(UInt8(ascii: "\""))
             encoded.withUnsafeBytes(emit)
         }

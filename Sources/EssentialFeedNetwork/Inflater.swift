@@ -8,7 +8,10 @@ import CZlib
 ///
 /// `deflate` is meant to be the zlib format; a raw deflate stream, which
 /// some servers send under that name, is taken too (as curl and browsers
-/// do), told apart by its first two bytes, in whatever pieces they come. Bytes after the end of the compressed stream are ignored, as curl
+/// do), told apart by its first two bytes, in whatever pieces they come.
+/// A `gzip` body may hold several members one after another (RFC 1952),
+/// as gzip(1) writes when files are joined: each is decoded in turn.
+/// Other bytes after the end of the compressed stream are ignored, as curl
 /// does. A stream that is corrupt, or that the body ends before the end
 /// of, is a `badResponse` failure naming the coding (`bad response:
 /// corrupt gzip body (…)`, `bad response: gzip body cut short`).
@@ -43,6 +46,11 @@ final class Inflater {
     /// whether it is the zlib format or raw deflate, whatever the pieces
     /// the body arrives in.
     private var head: [UInt8] = []
+    /// Whether a `gzip` member has ended and what follows is not known
+    /// yet; the first bytes after it, kept until there are two: another
+    /// member's magic number (1F 8B), or bytes to ignore.
+    private var betweenMembers = false
+    private var next: [UInt8] = []
 
     init(_ coding: Coding) {
         self.coding = coding
@@ -80,9 +88,43 @@ final class Inflater {
         try inflate(input, deliver)
     }
 
-    /// Feeds `input` to zlib, calling `deliver` with each decoded piece.
+    /// Feeds `input` to zlib, calling `deliver` with each decoded piece,
+    /// member after member of a `gzip` body (a loop, not a call per
+    /// member: a body of many small members does not deepen the stack).
     private func inflate(_ input: UnsafeRawBufferPointer, _ deliver: (UnsafeRawBufferPointer) throws(HTTPFailure) -> Void) throws(HTTPFailure) {
-        guard !ended, let base = input.baseAddress, input.count > 0 else { return }
+        guard input.baseAddress != nil else { return }
+        var rest = input[...]
+        while !rest.isEmpty && !ended {
+            if betweenMembers {
+                let taken = min(2 - next.count, rest.count)
+                next += rest.prefix(taken)
+                rest = rest.dropFirst(taken)
+                guard next.count == 2 else { return }
+                betweenMembers = false
+                guard next == [0x1F, 0x8B] else {
+                    ended = true
+                    return
+                }
+                inflateReset(&stream)
+                let magic = next
+                next = []
+                var failure: HTTPFailure?
+                magic.withUnsafeBytes { bytes in
+                    do throws(HTTPFailure) { _ = try feed(bytes, deliver) } catch { failure = error }
+                }
+                if let failure { throw failure }
+                continue
+            }
+            let consumed = try feed(UnsafeRawBufferPointer(rebasing: rest), deliver)
+            rest = rest.dropFirst(consumed)
+        }
+    }
+
+    /// Feeds `input` to zlib up to the end of the stream (a `gzip`
+    /// member's: then `betweenMembers`), calling `deliver` with each
+    /// decoded piece; returns how many bytes of `input` it took.
+    private func feed(_ input: UnsafeRawBufferPointer, _ deliver: (UnsafeRawBufferPointer) throws(HTTPFailure) -> Void) throws(HTTPFailure) -> Int {
+        guard let base = input.baseAddress, input.count > 0 else { return 0 }
         stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
         stream.avail_in = uInt(input.count)
         defer {
@@ -101,19 +143,22 @@ final class Inflater {
             case Z_OK:
                 continue
             case Z_STREAM_END:
-                ended = true
-                return
+                if coding == .gzip { betweenMembers = true } else { ended = true }
+                return input.count - Int(stream.avail_in)
             case Z_BUF_ERROR where produced == 0:
-                return  // needs more input
+                return input.count  // needs more input
             default:
                 throw corrupt(status)
             }
         }
+        return input.count
     }
 
     /// Checks that the compressed stream ended with the body.
     func finish() throws(HTTPFailure) {
         // An empty body has no stream at all (servers send one for an empty resource).
+        // One byte after a member is no member: ignored, as other bytes are.
+        if betweenMembers { return }
         if (ready && !ended) || !head.isEmpty {
             throw HTTPFailure(.badResponse, "bad response: \(coding.rawValue) body cut short")
         }

@@ -58,14 +58,25 @@ public struct Arguments: Sendable {
         return n
     }
 
-    /// A positive number of seconds (fractions allowed; zero too when
-    /// `allowZero`), or nil when absent.
+    /// The most seconds an option takes (about 11.6 days): a deadline
+    /// that far in nanoseconds still fits in 64 bits, with room to spare.
+    public static let maximumSeconds = 1_000_000
+
+    /// A positive number of seconds, written in decimal as the scripts
+    /// take it (`30`, `0.5`; no sign, exponent or hexadecimal), up to
+    /// `maximumSeconds` (zero too when `allowZero`), or nil when absent.
     public func seconds(_ name: String, allowZero: Bool = false) throws(ErrorRecord) -> Double? {
         guard let text = values[name] else { return nil }
-        guard let n = Double(text), n.isFinite, n > 0 || (allowZero && n == 0) else {
+        guard Self.isDecimal(text), let n = Double(text), n <= Double(Self.maximumSeconds), n > 0 || (allowZero && n == 0) else {
             let what = allowZero ? "a number of seconds" : "a positive number of seconds"
-            throw ErrorRecord(.usage, "\(name) takes \(what), not '\(text)'")
+            throw ErrorRecord(.usage, "\(name) takes \(what) up to \(Self.maximumSeconds), not '\(text)'")
         }
         return n
+    }
+
+    /// Digits, then a point and digits or not.
+    private static func isDecimal(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
     }
 }

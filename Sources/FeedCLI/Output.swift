@@ -119,6 +119,30 @@ public final class Output: @unchecked Sendable {
         drain()
     }
 
+    /// Ends the process at once and quietly (status 0) when standard
+    /// output is a pipe or a socket and its reader goes, even while
+    /// nothing is being written: a tool that may wait long between records
+    /// (feed-fetch on a slow server) would otherwise learn it only at its
+    /// next record, after the wait (`| head -1` ends it at once, as the
+    /// contract says). A thread of its own waits for it (`poll`); anything
+    /// else (a file, a terminal) has no such end and is not watched.
+    public func endWhenReaderLeaves() {
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFSOCK else { return }
+        let fd = fd
+        _ = startThread {
+            // No events asked: only the end of the reader (POLLERR on a
+            // pipe, POLLHUP on a socket) or a closed descriptor wakes it.
+            var entry = pollfd(fd: fd, events: 0, revents: 0)
+            while true {
+                let ready = poll(&entry, 1, -1)
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0, entry.revents & Int16(POLLNVAL) == 0 else { return }
+                if entry.revents & Int16(POLLERR | POLLHUP) != 0 { _exit(0) }
+            }
+        }
+    }
+
     /// Holds the output lock for good, so no record is half written when the
     /// process ends from another thread. Returns false when the lock could not
     /// be had in time (a writer blocked on a stalled downstream).

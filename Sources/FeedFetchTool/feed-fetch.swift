@@ -184,6 +184,7 @@ public enum FeedFetchTool {
             diagnostics.info("GET \(Secrets.redact(url)): \(what); retry \(number) of \(retry.retries) in \(seconds) s")
         }
         let fetcher = OrderedFetcher(tool: tool, client: fetching, parallel: parallel)
+        tool.output.endWhenReaderLeaves()
         tool.confine(.fetching(environment: environment, netrc: netrcFile))
 
         /// Reads standard input: plain URL lines, or records with a url field.

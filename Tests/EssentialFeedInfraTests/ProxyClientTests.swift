@@ -6,13 +6,6 @@ import XCTest
 /// Both clients through a small forward proxy on 127.0.0.1 (a raw server
 /// that notes each request head and answers it itself).
 final class ProxyClientTests: XCTestCase {
-    final class Heads: @unchecked Sendable {
-        private let lock = NSLock()
-        private var heads: [String] = []
-        func append(_ head: String) { lock.withLock { heads.append(head) } }
-        var all: [String] { lock.withLock { heads } }
-    }
-
     /// A proxy that answers every request "via proxy" (a CONNECT with 403).
     private func proxy() throws -> (RawSocketServer, Heads) {
         let heads = Heads()

@@ -12,6 +12,14 @@ import Foundation
 import Glibc
 #endif
 
+/// The request heads a server's script noted, from any of its threads.
+final class Heads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heads: [String] = []
+    func append(_ head: String) { lock.withLock { heads.append(head) } }
+    var all: [String] { lock.withLock { heads } }
+}
+
 /// One accepted connection, handed to the server's script on a thread of its own.
 final class RawConnection: @unchecked Sendable {
     let fd: Int32

@@ -53,5 +53,13 @@ final class ArgumentsTests: XCTestCase {
         for bad in ["0", "-1", "inf", "nan", "x"] {
             XCTAssertThrowsError(try parse(["--timeout", bad]).seconds("--timeout"), bad)
         }
+        // Decimal only, and bounded: a deadline in nanoseconds must fit (a
+        // timeout of 99999999999 s once overflowed it and trapped).
+        XCTAssertEqual(try parse(["--timeout", "1000000"]).seconds("--timeout"), 1_000_000)
+        for bad in ["1000000.5", "99999999999", "1e3", "0x10", "+5", ".5", "5.", "1..2", " 5"] {
+            XCTAssertThrowsError(try parse(["--timeout", bad]).seconds("--timeout"), bad) { error in
+                XCTAssertEqual((error as? ErrorRecord)?.message, "--timeout takes a positive number of seconds up to 1000000, not '\(bad)'")
+            }
+        }
     }
 }

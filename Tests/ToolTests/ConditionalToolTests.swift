@@ -227,13 +227,6 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertTrue(run.out.hasPrefix(#"{"error":"connectivity""#), run.out)
     }
 
-    final class Heads: @unchecked Sendable {
-        private let lock = NSLock()
-        private var heads: [String] = []
-        func append(_ head: String) { lock.withLock { heads.append(head) } }
-        var all: [String] { lock.withLock { heads } }
-    }
-
     func test_conditional_addsTheValidatorsToTheRequestForTheCachedPageOnly() throws {
         let d = temporaryDirectory(self)
         let environment = ["T": d + "/feed.sqlite"]

@@ -91,6 +91,31 @@ final class CredentialsTests: XCTestCase {
         XCTAssertTrue(viaHome.out.contains(#""status":200"#), viaHome.out)
     }
 
+    /// A redirect on the same host keeps the .netrc credentials (sent
+    /// again), but the record's final_url names no login: libcurl writes
+    /// the one it took from .netrc into the URL it ended at, and a URL
+    /// asked for without one must not gain one in a record.
+    func test_fetch_withNetrcCredentials_redirectedOnTheSameHost_namesNoLoginInTheFinalURL() throws {
+        let heads = Heads()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                let sent = head.hasPrefix("GET /first ")
+                    ? connection.send("HTTP/1.1 302 Found\r\nLocation: /second\r\nContent-Length: 0\r\n\r\n")
+                    : connection.respond("{}")
+                guard sent else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let netrc = temporaryDirectory(self) + "/netrc"
+        try "machine 127.0.0.1 login alice password secret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+        let run = sh(#"feed-fetch "$B/first""#, environment: ["B": server.base, "NETRC": netrc])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().first?["final_url"] as? String, server.base + "/second", run.out)
+        XCTAssertFalse(run.out.contains("alice"), run.out)
+        XCTAssertEqual(heads.all.filter { $0.contains("Authorization: Basic ") }.count, 2, "both requests carried the credentials")
+    }
+
     /// feed-sync against a feed whose base and image URLs carry the
     /// password: the images are stored (under the URL as feed-fetch shows
     /// it), found by either form of the URL, kept by the next sync, and the

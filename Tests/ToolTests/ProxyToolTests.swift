@@ -3,13 +3,6 @@ import XCTest
 
 /// feed-fetch behind a proxy, read from the environment as curl reads it.
 final class ProxyToolTests: XCTestCase {
-    final class Heads: @unchecked Sendable {
-        private let lock = NSLock()
-        private var heads: [String] = []
-        func append(_ head: String) { lock.withLock { heads.append(head) } }
-        var all: [String] { lock.withLock { heads } }
-    }
-
     /// A forward proxy on 127.0.0.1 that notes each request head and
     /// answers it itself with `answer`, as the origin would.
     private func proxy(answer: String) throws -> (RawSocketServer, Heads) {

@@ -91,9 +91,13 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         feed_curl_setopt_offset(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodyBytes))
         feed_curl_setopt_string(curl, CURLOPT_USERAGENT, userAgent)
         feed_curl_setopt_pointer(curl, CURLOPT_ERRORBUFFER, transfer.errors)
-        // A transfer waits for a connection it can multiplex on (HTTP/2)
-        // rather than opening one more to the same server.
-        feed_curl_setopt_long(curl, CURLOPT_PIPEWAIT, 1)
+        // Over TLS, a transfer waits for a connection it can multiplex on
+        // (HTTP/2, known from the handshake) rather than opening one more
+        // to the same server. Not over plain http: there libcurl learns
+        // that a connection is HTTP/1.1 only from its first response, so
+        // every request to the host waited for that one, and a server
+        // slow to answer it held (and timed out) all the others.
+        if URLText.scheme(of: transfer.url) == "https" { feed_curl_setopt_long(curl, CURLOPT_PIPEWAIT, 1) }
         // Reads of 100 KiB, as the curl tool makes them (libcurl's own are
         // 16 KiB): 100 images of 200 KiB took 1.4x as long with those.
         feed_curl_setopt_long(curl, CURLOPT_BUFFERSIZE, 100 << 10)
@@ -152,7 +156,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     /// The outcome of a transfer libcurl is done with: the response, or why there is none.
     private func outcome(of curl: UnsafeMutableRawPointer, _ code: CURLcode, _ transfer: CurlTransfer) -> Result<HTTPResult, HTTPFailure> {
         if code == CURLE_WRITE_ERROR, let failure = transfer.failure { return .failure(failure) }
-        guard code == CURLE_OK else {
+        guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && transfer.stoppedAtNotModified) else {
             // A socket libcurl could not open for want of descriptors: said as such.
             if let code = transfer.outOfDescriptors, let shortage = HTTPFailure.outOfDescriptors(code, "socket") { return .failure(shortage) }
             var osError = 0
@@ -166,6 +170,12 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
                 feed_curl_getinfo_offset(curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
                 if length > 0 { return .failure(HTTPFailure(.connectionLost, "connection lost after \(received) of \(counted(Int(length), "byte"))")) }
             }
+            // A head past libcurl's own bounds (100 KiB a line, 300 KiB of
+            // heads, 1xx included), which it tells as a lack of memory or a
+            // failed read: past the head's bound here too.
+            if (code == CURLE_OUT_OF_MEMORY && !transfer.headEnded) || detail.contains("response headers") {
+                return .failure(HTTPFailure(.badResponse, "bad response: response head larger than \(counted(CurlTransfer.headLimit, "byte"))"))
+            }
             return .failure(failure(code, detail: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail, transfer: transfer))
         }
         // A head cut short by the end of the connection, which libcurl takes for a whole one.
@@ -176,7 +186,12 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         feed_curl_getinfo_long(curl, CURLINFO_REDIRECT_COUNT, &redirects)
         var effective: UnsafeMutablePointer<CChar>?
         feed_curl_getinfo_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
-        let finalURL = redirects > 0 ? effective.map { String(cString: $0) } : nil
+        // libcurl writes a login it took from .netrc into the URL it ended
+        // at: a URL asked for without one names none.
+        let finalURL = redirects > 0 ? effective.map { text in
+            let url = String(cString: text)
+            return URLText.hasUserInfo(transfer.url) ? url : URLText.withoutUserInfo(url)
+        } : nil
         do throws(HTTPFailure) {
             let body = try transfer.finishBody()
             return .success(HTTPResult(
@@ -208,6 +223,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         if detail.contains("CONNECT"), let proxy = proxyShown(for: transfer.url) {
             return HTTPFailure(code == CURLE_COULDNT_CONNECT ? .refused : .connectionLost, "proxy \(proxy): \(detail)")
         }
+        // A chunked body that breaks its framing is the server's fault, not the connection's.
+        if detail.contains("chunked") { return HTTPFailure(.badResponse, "bad response: \(detail)") }
         switch code {
         case CURLE_COULDNT_CONNECT:
             if let proxy = proxyShown(for: transfer.url) { return HTTPFailure(.refused, "proxy \(proxy): connection refused") }
@@ -222,8 +239,6 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             return HTTPFailure(.other, "unsupported URL")
         case CURLE_OPERATION_TIMEDOUT: return timedOut
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
-            // A chunked body that breaks its framing is the server's fault, not the connection's.
-            if detail.contains("chunked") { return HTTPFailure(.badResponse, "bad response: \(detail)") }
             return HTTPFailure(.connectionLost, "connection lost")
         case CURLE_TOO_MANY_REDIRECTS: return HTTPFailure(.tooManyRedirects, "too many redirects (\(maxRedirects))")
         case CURLE_FILESIZE_EXCEEDED:

@@ -53,6 +53,12 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     private(set) var headEnded = false
     private var headBytes = 0
     private var contentLength: String?
+    /// The last response's status, and whether its head gave a Location.
+    private var status = 0
+    private var location = false
+    /// Whether the transfer was stopped at the end of a 304's head (see
+    /// `header`): its outcome is that response, not a failure.
+    private(set) var stoppedAtNotModified = false
 
     /// Takes one header line of a response (libcurl gives every response's,
     /// redirects' and 1xx included: a status line starts the next); false
@@ -73,18 +79,33 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         if end > 0, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         let bytes = UnsafeRawBufferPointer(rebasing: line[..<end])
         if bytes.starts(with: Self.httpPrefix) {
-            guard Self.isStatusLine(bytes, http2: isHTTPS) else { return refuse("malformed status line") }
+            guard let status = Self.status(ofStatusLine: bytes, http2: isHTTPS) else { return refuse("malformed status line") }
+            self.status = status
             contentCodings = []
             retryAfter = nil
             etag = nil
             lastModified = nil
             contentLength = nil
+            location = false
             headEnded = false
             return true
         }
+        // A chunked body's trailer fields come after the head has ended:
+        // they are not the head's (RFC 9110, 6.5.1), and a validator there
+        // does not replace the head's.
+        if headEnded { return true }
         if bytes.isEmpty {
             headEnded = true
             headBytes = 0
+            // A 304 is no redirect, whatever Location it gives; libcurl
+            // would follow one (it follows any 3xx with a Location). It has
+            // no body: the transfer stops here, and the response is this head.
+            if status == 304, location {
+                stoppedAtNotModified = true
+                return false
+            }
+            // No request asks to switch protocols (RFC 9110, 15.2.2).
+            if status == 101 { return refuse("101 Switching Protocols, not asked for") }
             return true
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
@@ -109,8 +130,13 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         case "retry-after":
             retryAfter = trimmed
         case "etag":
-            // Kept only when it is an entity tag: the next run sends it back.
-            etag = HTTPValidators.entityTag(trimmed)
+            // Kept only when it is an entity tag: the next run sends it
+            // back. One with bytes past ASCII (obs-text, which HTTP allows
+            // in one) could not be sent back as it came from a record's
+            // UTF-8, so it is not kept either.
+            etag = value.allSatisfy { $0 < 0x80 } ? HTTPValidators.entityTag(trimmed) : nil
+        case "location":
+            location = true
         default:
             lastModified = HTTPValidators.httpDate(trimmed)
         }
@@ -118,7 +144,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     }
 
     private static let httpPrefix = Array("HTTP/".utf8)
-    private static let readFields = ["content-length", "transfer-encoding", "content-encoding", "retry-after", "etag", "last-modified"]
+    private static let readFields = ["content-length", "transfer-encoding", "content-encoding", "retry-after", "etag", "location", "last-modified"]
     private lazy var isHTTPS = URLText.scheme(of: url) == "https"
 
     private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lower: String.UTF8View) -> Bool {
@@ -130,15 +156,17 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         return false
     }
 
-    /// `HTTP/1.0` or `HTTP/1.1` (`HTTP/2` too over TLS, where libcurl may
-    /// speak it), a space, a three-digit status, then a reason or nothing.
-    private static func isStatusLine(_ line: UnsafeRawBufferPointer, http2: Bool) -> Bool {
-        guard let version = (http2 ? versionsOverTLS : versions).first(where: { line.starts(with: $0) }) else { return false }
+    /// The status of a status line: `HTTP/1.0` or `HTTP/1.1` (`HTTP/2` too
+    /// over TLS, where libcurl may speak it), a space, a three-digit
+    /// status, then a reason or nothing; nil for anything else.
+    private static func status(ofStatusLine line: UnsafeRawBufferPointer, http2: Bool) -> Int? {
+        guard let version = (http2 ? versionsOverTLS : versions).first(where: { line.starts(with: $0) }) else { return nil }
         let rest = line.dropFirst(version.count)
-        let status = rest.prefix(3)
-        guard status.count == 3, status.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        let digits = rest.prefix(3)
+        guard digits.count == 3, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         let after = rest.dropFirst(3)
-        return after.isEmpty || after.first == 0x20
+        guard after.isEmpty || after.first == 0x20 else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     private static let versions = ["HTTP/1.0 ", "HTTP/1.1 "].map { Array($0.utf8) }

@@ -16,6 +16,27 @@ enum URLText {
         return bytes.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? scheme.lowercased() : scheme
     }
 
+    /// Whether the URL's authority has user information (`user[:password]@`).
+    static func hasUserInfo(_ url: String) -> Bool {
+        userInfo(of: url) != nil
+    }
+
+    /// The URL without the user information of its authority, if any.
+    static func withoutUserInfo(_ url: String) -> String {
+        guard let range = userInfo(of: url) else { return url }
+        var stripped = url
+        stripped.removeSubrange(range)
+        return stripped
+    }
+
+    /// Where `user[:password]@` lies in the URL's authority.
+    private static func userInfo(of url: String) -> Range<String.Index>? {
+        guard let start = url.firstRange(of: "://") else { return nil }
+        let authority = url[start.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        return authority.startIndex..<authority.index(after: at)
+    }
+
     /// The host of an `scheme://[user@]host[:port]/…` URL, an IPv6 literal without its brackets.
     static func host(of url: String) -> String? {
         guard let start = url.firstRange(of: "://") else { return nil }

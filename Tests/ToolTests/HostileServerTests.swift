@@ -1,0 +1,171 @@
+import Foundation
+import XCTest
+
+/// What a server may send that must neither stall feed-fetch nor put
+/// something else in a record: a request it holds does not hold the
+/// others to the same host, a 304 is no redirect, trailer fields are not
+/// the head's, a gzip body is decoded whole, an entity tag that cannot be
+/// sent back is not kept, and a reader that leaves ends the tool at once.
+final class HostileServerTests: XCTestCase {
+    /// A server that holds one request: the others to the same plain-http
+    /// host are answered meanwhile (libcurl waited for the first to learn
+    /// the connection was HTTP/1.1, and timed them all out with it).
+    func test_aRequestTheServerHolds_holdsNoOtherRequestToTheSameHost() throws {
+        let server = try Served(test: self)
+        let started = Date()
+        let run = sh(#"printf '%s\n' "$B/_fault/hang/v1/feed" "$B/v1/feed?limit=1" "$B/v1/feed?limit=2" | feed-fetch --timeout 3"#,
+                     environment: ["B": server.base])
+        XCTAssertEqual(run.status, 69, run.stderr)
+        let records = run.records()
+        XCTAssertEqual(records.count, 3, run.out)
+        XCTAssertEqual(records.first?["message"] as? String, "timed out after 3 s")
+        XCTAssertEqual(records.dropFirst().map { $0["status"] as? Int }, [200, 200], "\(records)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
+    /// `| head -1` ends feed-fetch at once and quietly, while it still
+    /// waits on a request the server holds: not at its timeout, with the
+    /// timeout's message on standard error.
+    func test_aReaderThatLeaves_endsFeedFetchAtOnceAndQuietly_whileARequestIsHeld() throws {
+        let server = try Served(test: self)
+        let d = temporaryDirectory(self)
+        let started = Date()
+        let run = sh(#"""
+            printf '%s\n' "$B/v1/feed?limit=1" "$B/_fault/hang/v1/feed" |
+                { feed-fetch --timeout 30 2> "$T/err"; echo $? > "$T/status"; } | head -n 1
+            """#, environment: ["B": server.base, "T": d])
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(run.records().first?["status"] as? Int, 200, run.out)
+        XCTAssertLessThan(seconds, 10, "ended when its reader left, not at --timeout")
+        XCTAssertEqual(try String(contentsOfFile: d + "/status", encoding: .utf8), "0\n")
+        XCTAssertEqual(try String(contentsOfFile: d + "/err", encoding: .utf8), "", "nothing on standard error")
+    }
+
+    /// A 304 that gives a Location is still a 304 (libcurl follows any
+    /// 3xx with one): the record is the 304 with its validators, and the
+    /// Location's page is never asked.
+    func test_a304WithALocation_isThe304_notARedirect() throws {
+        let heads = Heads()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                if head.hasPrefix("GET /other") {
+                    guard connection.respond(#"{"other":true}"#) else { return }
+                } else {
+                    guard connection.send("HTTP/1.1 304 Not Modified\r\nLocation: /other\r\nETag: \"v1\"\r\nContent-Length: 0\r\n\r\n") else { return }
+                }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let run = sh(#"printf '{"url":"%s/feed","if_none_match":"\\"v1\\""}\n' "$B" | feed-fetch"#, environment: ["B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let record = try XCTUnwrap(run.records().first)
+        XCTAssertEqual(record["status"] as? Int, 304, "\(record)")
+        XCTAssertNil(record["final_url"], "\(record)")
+        XCTAssertEqual(record["etag"] as? String, "\"v1\"")
+        XCTAssertEqual(record["body_base64"] as? String, "")
+        XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /other") }, [], "the Location was not followed")
+    }
+
+    /// Trailer fields of a chunked body are not the head's: an ETag there
+    /// neither replaces the head's nor stands for a missing one.
+    func test_validatorsInAChunkedBodysTrailer_areNotTheResponses() throws {
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                let etag = head.hasPrefix("GET /a ") ? "ETag: \"head\"\r\n" : ""
+                let sent = connection.send("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\(etag)\r\n"
+                    + "c\r\n{\"items\":[]}\r\n0\r\nETag: \"trailer\"\r\nLast-Modified: Tue, 01 Dec 2026 00:00:00 GMT\r\n\r\n")
+                guard sent else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let run = sh(#"feed-fetch "$B/a" "$B/b""#, environment: ["B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let records = run.records()
+        XCTAssertEqual(records.count, 2, run.out)
+        XCTAssertEqual(records.first?["etag"] as? String, "\"head\"", "\(records)")
+        XCTAssertNil(records.last?["etag"], "\(records)")
+        XCTAssertNil(records.first?["last_modified"], "\(records)")
+        XCTAssertNil(records.last?["last_modified"], "\(records)")
+        XCTAssertTrue(run.lines.allSatisfy { $0.hasSuffix(#","body":{"items":[]}}"#) }, run.out)
+    }
+
+    /// An entity tag with bytes past ASCII (obs-text) could not go back to
+    /// the server as it came: it is not kept, rather than kept changed (a
+    /// conditional request then never matched).
+    func test_anEntityTagWithBytesPastASCII_isNotKept() throws {
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                let etag: [UInt8] = head.hasPrefix("GET /latin") ? Array("ETag: \"caf".utf8) + [0xE9] + Array("\"\r\n".utf8) : Array("ETag: \"cafe\"\r\n".utf8)
+                guard connection.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n".utf8) + etag + Array("\r\n{}".utf8)) else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let run = sh(#"feed-fetch "$B/latin" "$B/ascii""#, environment: ["B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let records = run.records()
+        XCTAssertEqual(records.count, 2, run.out)
+        XCTAssertNil(records.first?["etag"], "\(records)")
+        XCTAssertEqual(records.last?["etag"] as? String, "\"cafe\"")
+    }
+
+    /// A gzip body of two members is the two decoded (gzip(1) reads them
+    /// so); the first alone once came out, a short body for a whole one.
+    func test_aGzipBodyOfTwoMembers_isDecodedWhole() throws {
+        let d = temporaryDirectory(self)
+        let made = sh(#"{ printf '{"items":' | gzip -c; printf '[]}' | gzip -c; } > "$D/body""#, environment: ["D": d])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let body = try [UInt8](Data(contentsOf: URL(fileURLWithPath: d + "/body")))
+        let server = try RawSocketServer { connection in
+            while connection.readRequest() != nil {
+                let head = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n"
+                guard connection.send(Array(head.utf8) + body) else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let run = sh(#"feed-fetch "$B/feed""#, environment: ["B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.out.hasSuffix(#","body":{"items":[]}}"# + "\n"), run.out)
+    }
+
+    /// Heads past libcurl's own bounds (a line of 1 MiB; 500 KB of
+    /// interim heads), a 101 no request asked for, and a trailer that
+    /// breaks the chunked framing are the server's fault, said as such
+    /// (they were "Out of memory", a record of status 101, "connection
+    /// lost" and a message without its "bad response").
+    func test_headsPastLibcurlsBounds_anUnasked101_andABrokenTrailer_areBadResponses() throws {
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                let path = head.split(separator: " ")[1]
+                let answer: String
+                switch path {
+                case "/line": answer = "HTTP/1.1 200 OK\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\nContent-Length: 2\r\n\r\n{}"
+                case "/interim": answer = String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 20_000) + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
+                case "/switch": answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: upgrade\r\n\r\nxxxx"
+                default: answer = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nHTTP/1.1 404 Nope\r\n\r\n"
+                }
+                connection.send(answer)
+                return
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let run = sh(#"feed-fetch --timeout 10 "$B/line" "$B/interim" "$B/switch" "$B/trailer""#, environment: ["B": server.base])
+        XCTAssertEqual(run.status, 69, run.stderr)
+        let messages = run.records().map { $0["message"] as? String ?? "" }
+        XCTAssertEqual(messages.count, 4, run.out)
+        XCTAssertEqual(Array(messages.prefix(3)), [
+            "bad response: response head larger than 65536 bytes",
+            "bad response: response head larger than 65536 bytes",
+            "bad response: 101 Switching Protocols, not asked for",
+        ])
+        XCTAssertTrue(messages.last?.hasPrefix("bad response: ") == true, messages.last ?? "")
+    }
+
+    func test_aTimeoutPastItsBound_orNotInDecimal_isAUsageError() {
+        for value in ["99999999999", "0x10", "1e3"] {
+            let run = sh(#"feed-fetch --timeout "$V" http://127.0.0.1:9/"#, environment: ["V": value])
+            XCTAssertEqual(run.status, 64, "\(value): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("--timeout takes a positive number of seconds up to 1000000, not '\(value)'"), run.stderr)
+        }
+    }
+}

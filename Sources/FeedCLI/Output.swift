@@ -22,6 +22,9 @@ public final class Output: @unchecked Sendable {
     private let perRecord: Bool
     private let threshold: Int
     private let diagnostics: Diagnostics
+    /// Whether standard output may take a file's bytes by `sendfile`, until
+    /// it refuses them once.
+    private var sendsFiles = true
 
     public init(fd: Int32 = 1, diagnostics: Diagnostics, threshold: Int = 65_536) {
         self.fd = fd
@@ -66,35 +69,82 @@ public final class Output: @unchecked Sendable {
     }
 
     /// Writes one record too large to hold, handed over in pieces by
-    /// `produce` (the record's bytes, without its newline), then its
-    /// newline. Nothing else (another record, a seal at a signal) comes
-    /// between its pieces. `produce` should fail only before its first
-    /// piece: a failure after it leaves part of the record written.
+    /// `produce` (the record's bytes, without its newline, through the
+    /// stream it is given), then its newline. Nothing else (another record,
+    /// a seal at a signal) comes between its pieces. `produce` should fail
+    /// only before its first piece: a failure after it leaves part of the
+    /// record written.
     ///
     /// Once part of the record has been written, its tail and newline are
     /// written too before the lock is let go: a signal's seal, which takes
     /// the lock and ends the process with what is buffered unwritten, then
     /// never leaves the record cut.
-    public func streamedRecord(_ produce: ((UnsafeRawBufferPointer) -> Void) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+    public func streamedRecord(_ produce: (RecordStream) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
         lock.lock()
         defer { lock.unlock() }
-        var started = false
-        try produce { piece in
-            if piece.count >= threshold {
+        let stream = RecordStream(output: self)
+        try produce(stream)
+        buffer.append(0x0A)
+        if stream.started { drain() } else { afterRecord() }
+    }
+
+    /// The pieces of one record that `streamedRecord` writes, in order.
+    public final class RecordStream {
+        private let output: Output
+        fileprivate var started = false
+
+        fileprivate init(output: Output) {
+            self.output = output
+        }
+
+        /// Writes the record's next bytes.
+        public func write(_ piece: UnsafeRawBufferPointer) {
+            if piece.count >= output.threshold {
                 // A large piece goes out as it is, after what is buffered.
-                drain()
-                write(piece)
+                output.drain()
+                output.write(piece)
                 started = true
                 return
             }
-            buffer.append(contentsOf: piece)
-            if buffer.count >= threshold {
-                drain()
+            output.buffer.append(contentsOf: piece)
+            if output.buffer.count >= output.threshold {
+                output.drain()
                 started = true
             }
         }
-        buffer.append(0x0A)
-        if started { drain() } else { afterRecord() }
+
+        /// Writes the record's next `count` bytes from `file` at `offset`
+        /// without reading them here, when standard output takes them so
+        /// (Linux's sendfile: into a file, a pipe or /dev/null the kernel
+        /// moves them, and one copy through this process is saved); false,
+        /// with nothing written, when it does not (an appended file, a
+        /// terminal): then read them and `write` them.
+        public func send(file: Int32, offset: Int, count: Int) -> Bool {
+            #if os(Linux)
+            guard output.sendsFiles else { return false }
+            output.drain()
+            var position = off_t(offset)
+            let end = offset + count
+            while Int(position) < end {
+                let sent = sendfile(output.fd, file, &position, end - Int(position))
+                if sent > 0 {
+                    started = true
+                    continue
+                }
+                let code = sent == 0 ? EIO : errno
+                if code == EINTR { continue }
+                if !started, code == EINVAL || code == ENOSYS {
+                    output.sendsFiles = false
+                    return false
+                }
+                output.failed(code)
+            }
+            started = true
+            return true
+            #else
+            return false
+            #endif
+        }
     }
 
     /// Writes raw bytes (for commands whose output is not records).
@@ -160,10 +210,14 @@ public final class Output: @unchecked Sendable {
     /// downstream (0) or another write error (74).
     private func write(_ bytes: UnsafeRawBufferPointer) {
         let code = Descriptor.writeAll(fd, bytes)
+        if code != 0 { failed(code) }
+    }
+
+    /// Ends the process after a write error `code`: quietly (0) on a
+    /// closed downstream, else with a message (74).
+    private func failed(_ code: Int32) -> Never {
         if code == EPIPE { _exit(0) }
-        if code != 0 {
-            diagnostics.error("cannot write to standard output: \(Descriptor.describe(code))")
-            _exit(ErrorKind.store.exitStatus)
-        }
+        diagnostics.error("cannot write to standard output: \(Descriptor.describe(code))")
+        _exit(ErrorKind.store.exitStatus)
     }
 }

@@ -21,6 +21,14 @@ public struct SpoolBytes: ByteSource {
 
     public var count: Int { fileCount + memory.count }
 
+    /// The file that holds the first `count` bytes, if any are in one.
+    public var filePart: (file: Int32, count: Int)? { fileCount > 0 ? (file, fileCount) : nil }
+
+    /// Goes on reading at byte `offset`.
+    public mutating func skip(to offset: Int) {
+        self.offset = min(max(offset, 0), count)
+    }
+
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrorRecord) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         if offset < fileCount {

@@ -255,7 +255,7 @@ final class OrderedFetcher: @unchecked Sendable {
             if let kind = due.failure { tool.record(kind) }
             if let spooled = due.spooled {
                 do throws(ErrorRecord) {
-                    try tool.output.streamedRecord { (emit) throws(ErrorRecord) in try spooled.write(emit) }
+                    try tool.output.streamedRecord { (stream) throws(ErrorRecord) in try spooled.write(to: stream) }
                 } catch {
                     tool.diagnostics.error(error.message)
                     tool.record(error.kind)

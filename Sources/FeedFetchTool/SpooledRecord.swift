@@ -39,10 +39,21 @@ struct SpooledRecord {
         prefix = writer.bytes + (json ? [] : [UInt8(ascii: "\"")])
     }
 
-    /// Hands the whole record, without its newline, to `emit`.
-    func write(_ emit: (UnsafeRawBufferPointer) -> Void) throws(ErrorRecord) {
+    /// Writes the whole record, without its newline, to `stream`.
+    func write(to stream: Output.RecordStream) throws(ErrorRecord) {
+        let emit = stream.write
         prefix.withUnsafeBytes(emit)
         var source = try body.spool.bytes()
+        var offset = 0
+        // A compact value's bytes in the file go from the file to the
+        // output as they lie, when the output takes them so.
+        if let value = compactValue, let (file, count) = source.filePart, value.lowerBound < count {
+            let end = min(value.upperBound, count)
+            if stream.send(file: file, offset: value.lowerBound, count: end - value.lowerBound) {
+                source.skip(to: end)
+                offset = end
+            }
+        }
         var chunk = [UInt8](repeating: 0, count: 3 << 18)
         var compactor = JSONCompactor()
         var compacted = [UInt8](repeating: 0, count: isJSON && compactValue == nil ? JSONCompactor.room(for: chunk.count) : 0)
@@ -50,7 +61,6 @@ struct SpooledRecord {
         // Bytes of a base64 body held over from the last read (fewer than
         // three, at the chunk's start): groups of three are encoded whole.
         var carried = 0
-        var offset = 0
         while true {
             var failure: ErrorRecord?
             let n = chunk.withUnsafeMutableBytes { buffer -> Int in

@@ -1,4 +1,5 @@
 import EssentialFeed
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,6 +26,12 @@ public final class Output: @unchecked Sendable {
     /// Whether standard output may take a file's bytes by `sendfile`, until
     /// it refuses them once.
     private var sendsFiles = true
+    /// Bytes written so far, read without the lock by `seal`: a writer
+    /// that holds the lock and still moves is let finish its record.
+    private let written = Atomic<Int>(0)
+    /// The most bytes one system call is asked to write, so that `written`
+    /// moves while a long record goes into a slow pipe.
+    private static let slice = 256 << 10
 
     public init(fd: Int32 = 1, diagnostics: Diagnostics, threshold: Int = 65_536) {
         self.fd = fd
@@ -126,9 +133,10 @@ public final class Output: @unchecked Sendable {
             var position = off_t(offset)
             let end = offset + count
             while Int(position) < end {
-                let sent = sendfile(output.fd, file, &position, end - Int(position))
+                let sent = sendfile(output.fd, file, &position, min(Output.slice, end - Int(position)))
                 if sent > 0 {
                     started = true
+                    output.written.add(sent, ordering: .relaxed)
                     continue
                 }
                 let code = sent == 0 ? EIO : errno
@@ -195,9 +203,17 @@ public final class Output: @unchecked Sendable {
 
     /// Holds the output lock for good, so no record is half written when the
     /// process ends from another thread. Returns false when the lock could not
-    /// be had in time (a writer blocked on a stalled downstream).
+    /// be had because the writer holding it wrote nothing for `seconds` (it
+    /// is blocked on a downstream that stopped reading); a writer that
+    /// moves, however slowly, finishes its record first.
     public func seal(timeout seconds: Int = 2) -> Bool {
-        lock.lock(timeout: seconds)
+        var seen = written.load(ordering: .relaxed)
+        while !lock.lock(timeout: seconds) {
+            let now = written.load(ordering: .relaxed)
+            if now == seen { return false }
+            seen = now
+        }
+        return true
     }
 
     private func drain() {
@@ -209,8 +225,14 @@ public final class Output: @unchecked Sendable {
     /// Writes `bytes` to the descriptor; ends the process on a closed
     /// downstream (0) or another write error (74).
     private func write(_ bytes: UnsafeRawBufferPointer) {
-        let code = Descriptor.writeAll(fd, bytes)
-        if code != 0 { failed(code) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = min(Self.slice, bytes.count - offset)
+            let code = Descriptor.writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+            if code != 0 { failed(code) }
+            offset += count
+            written.add(count, ordering: .relaxed)
+        }
     }
 
     /// Ends the process after a write error `code`: quietly (0) on a

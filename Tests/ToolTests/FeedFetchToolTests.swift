@@ -225,6 +225,31 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertGreaterThan(interrupted, runs / 3, "the signals came while records were streamed")
     }
 
+    /// A signal while a record of 20 MB goes to a reader that reads it
+    /// slowly (about 6 MB/s) but never stops: the record is finished, not
+    /// cut 2 s after the signal. Only a reader that writes nothing for 2 s
+    /// is given up on.
+    func test_fetch_signalWhileABigRecordGoesToASlowButMovingReader_finishesTheRecord() throws {
+        let server = try Served(test: self)
+        let dir = temporaryDirectory(self)
+        let run = sh(#"""
+            mkfifo "$T/f"
+            python3 -c 'import sys, time
+            out = open(sys.argv[1], "wb")
+            while True:
+                data = sys.stdin.buffer.read1(65536)
+                if not data: break
+                out.write(data); time.sleep(0.01)' "$T/out" < "$T/f" & reader=$!
+            feed-fetch --max-body 64M "$B/_fault/big=20000000/v1/feed?limit=1" "$B/_fault/big=20000000/v1/feed?limit=2" > "$T/f" & pid=$!
+            sleep 1; kill -TERM $pid; wait $pid; echo $?; wait $reader
+            tail -c 1 "$T/out" | od -An -tx1 | tr -d ' '
+            wc -c < "$T/out"
+            """#, environment: ["B": server.base, "T": dir], timeout: 60)
+        XCTAssertEqual(run.lines.first, "143", run.stderr)
+        XCTAssertEqual(run.lines.dropFirst().first, "0a", "the record was finished: \(run.out)")
+        XCTAssertGreaterThan(Int(run.lines.last ?? "") ?? 0, 20_000_000, run.out)
+    }
+
     /// Under a low open-file limit, --parallel is lowered to what the limit
     /// leaves room for (said at info), so no request fails for want of a
     /// descriptor: "Too many open files" is not a network failure.

@@ -64,6 +64,35 @@ final class ScriptTests: XCTestCase {
     }
 
     /// `--version`: the tools' version (one constant), under the script's name.
+    /// --html or --atom naming a FIFO or a device: refused before anything
+    /// is done (the page was renamed over it: as root, /dev/full became a
+    /// file), the FIFO left as it was.
+    func test_feedSync_pageToAFileThatIsNotRegular_isAUsageError_andLeavesIt() throws {
+        let d = temporaryDirectory(self)
+        for option in ["--html", "--atom"] {
+            let run = sh(#"mkfifo "$D/pipe" && "$S/feed-sync" \#(option) "$D/pipe"; echo "status $?"; test -p "$D/pipe" && echo fifo; rm -f "$D/pipe""#,
+                         environment: environment("http://127.0.0.1:9", store: d + "/feed.sqlite").merging(["D": d]) { $1 })
+            XCTAssertEqual(run.lines, ["status 64", "fifo"], run.stderr)
+            XCTAssertEqual(run.stderr, "feed-sync: \(option): '\(d)/pipe' is not a regular file\nfeed-sync: try 'feed-sync --help'\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: d + "/feed.sqlite"))
+        }
+    }
+
+    /// Under cron's empty environment without HOME, feed-sync says what is
+    /// missing, as a store failure (74); it was bash's own message, status 1.
+    func test_feedSync_withoutHOME_saysWhatIsMissing_with74() {
+        let d = temporaryDirectory(self)
+        for (arguments, message) in [
+            ("", "feed-sync: no store: give --store or set FEED_STORE (HOME is not set)\n"),
+            (#"--store "$D/feed.sqlite""#, "feed-sync: no folder for the run's lock: set XDG_CACHE_HOME (HOME is not set)\n"),
+        ] {
+            let run = sh(#"env -i PATH="$PATH" FEED_BIN="$FEED_BIN" "$S/feed-sync" --base-url http://127.0.0.1:9 \#(arguments)"#,
+                         environment: ["S": AcceptanceTests.scripts, "FEED_BIN": Products.directory, "D": d])
+            XCTAssertEqual(run.status, 74, run.stderr)
+            XCTAssertEqual(run.stderr, message)
+        }
+    }
+
     func test_everyScript_answersVersionWithTheToolsVersion() {
         let tools = sh("feed-cache --version")
         XCTAssertTrue(tools.out.hasPrefix("feed-cache "), tools.out)

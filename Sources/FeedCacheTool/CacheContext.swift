@@ -13,6 +13,10 @@ import Glibc
 struct CacheContext {
     let tool: Tool
     let path: String
+    /// Why no store path could be named (no HOME), for the commands that
+    /// go on without a store (`save --tee`, `fallback`): opening the store
+    /// fails with it.
+    var unnamed: ErrorRecord? = nil
     let wait: Double
     let policy: FeedCachePolicy
     let now: Timestamp
@@ -26,6 +30,7 @@ struct CacheContext {
     /// own files, writing only in the temporary folder. Never a program.
     func sandboxRules(command: String, output: String?) -> SandboxRules {
         var rules = SandboxRules.base(environment: tool.environment)
+        if unnamed != nil { return rules }
         if FeedStores.isPostgreSQL(path) {
             // libpq's own files: passwords, services, client certificates, Kerberos.
             let environment = tool.environment
@@ -47,6 +52,7 @@ struct CacheContext {
     }
 
     private func openStore() throws(ErrorRecord) -> any FeedStore {
+        if let unnamed { throw unnamed }
         if FeedStores.isPostgreSQL(path), let postgreSQL { return postgreSQL(path, wait) }
         return try FeedStores.open(path: path, wait: wait, temporaryFiles: InterruptCleanup.shared)
     }

@@ -123,9 +123,18 @@ public enum FeedCacheTool {
             let wait = try arguments.seconds("--wait", allowZero: true) ?? FeedStores.defaultWait
             let now = try Clock.now(option: arguments.value("--now"))
             var path = arguments.value("--store") ?? ""
-            if path.isEmpty { path = try FeedStores.defaultPath(environment: tool.environment) }
+            var unnamed: ErrorRecord?
+            if path.isEmpty {
+                do throws(ErrorRecord) {
+                    path = try FeedStores.defaultPath(environment: tool.environment)
+                } catch where command == "fallback" || (command == "save" && arguments.flag("--tee")) {
+                    // These pass a valid feed on whatever the store: without a
+                    // path (no HOME), only the store's part of them fails.
+                    unnamed = error
+                }
+            }
             if FeedStores.isPostgreSQL(path), postgreSQL == nil { throw PostgreSQLHelper.run(store: path) }
-            context = CacheContext(tool: tool, path: path, wait: wait, policy: policy, now: now, postgreSQL: postgreSQL)
+            context = CacheContext(tool: tool, path: path, unnamed: unnamed, wait: wait, policy: policy, now: now, postgreSQL: postgreSQL)
         } catch {
             if error.kind == .usage { tool.usageError(error.message) }
             tool.fail(error)

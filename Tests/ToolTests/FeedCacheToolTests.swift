@@ -459,6 +459,23 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// Without HOME (cron's empty environment) no store path can be named:
+    /// `save --tee` still writes its valid records on (then 74), and
+    /// `fallback` passes a valid feed on (0); they wrote only the error.
+    func test_saveTeeAndFallback_withoutAStorePath_stillPassAValidFeedOn() {
+        for (command, status) in [("save --tee", "74"), ("save --merge --tee", "74"), ("fallback", "0")] {
+            let run = sh(#"env -i PATH="$PATH" feed-cache \#(command); echo "status $?""#, stdin: feedA)
+            XCTAssertEqual(run.lines.last, "status \(status)", "\(command): \(run.stderr)")
+            XCTAssertEqual(run.lines.dropLast().joined(separator: "\n") + "\n", feedA, command)
+            if status == "74" {
+                XCTAssertEqual(run.stderr, "feed-cache: no store path: HOME is not set (set FEED_STORE or XDG_CACHE_HOME, or give --store PATH)\n")
+            }
+        }
+        let plain = sh(#"env -i PATH="$PATH" feed-cache save"#, stdin: feedA)
+        XCTAssertEqual(plain.status, 74, "a save without --tee fails as before")
+        XCTAssertEqual(plain.records().first?["error"] as? String, "store")
+    }
+
     func test_store_isCreatedReadableByItsOwnerOnly() throws {
         try forEachFileStore { store in
             cache("save", store, stdin: feedA)

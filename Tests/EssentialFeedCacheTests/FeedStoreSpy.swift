@@ -27,6 +27,8 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
 
     /// What `transaction` and `read` fail with before running their body (a busy or unopenable store).
     var openingError: ErrorRecord?
+    /// What `transaction` alone fails with (a store this user may only read).
+    var transactionError: ErrorRecord?
     var retrievalResult: Result<CachedFeed?, ErrorRecord> = .success(nil)
     /// Whether `add` says each image was added (else: its id was in the feed already).
     var addsImages = true
@@ -47,6 +49,7 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
 
     func transaction<T>(_ body: (any FeedStoreTransaction) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {
         if let openingError { throw openingError }
+        if let transactionError { throw transactionError }
         messages.append(.beginTransaction)
         do {
             let result = try body(self)

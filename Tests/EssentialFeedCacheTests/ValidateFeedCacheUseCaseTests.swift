@@ -15,7 +15,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .commit])
+        XCTAssertEqual(store.messages, [.beginRead, .retrieveHeader, .endRead, .beginTransaction, .retrieveHeader, .deleteCachedFeed, .commit])
     }
 
     func test_validateCache_doesNotDeleteCacheOnEmptyCache() {
@@ -24,7 +24,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .commit])
+        XCTAssertEqual(store.messages, [.beginRead, .retrieveHeader, .endRead], "nothing to delete: no write transaction")
     }
 
     func test_validateCache_doesNotDeleteLessThanSevenDaysOldCache() {
@@ -33,7 +33,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .forEachCachedImage, .commit],
+        XCTAssertEqual(store.messages, [.beginRead, .retrieveHeader, .forEachCachedImage, .endRead],
                        "Expected the images read one by one, to find a damaged one")
     }
 
@@ -43,7 +43,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .commit])
+        XCTAssertEqual(store.messages, [.beginRead, .retrieveHeader, .endRead, .beginTransaction, .retrieveHeader, .deleteCachedFeed, .commit])
     }
 
     func test_validateCache_deletesMoreThanSevenDaysOldCache() {
@@ -52,7 +52,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         _ = try? sut.validateCache()
 
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .commit])
+        XCTAssertEqual(store.messages, [.beginRead, .retrieveHeader, .endRead, .beginTransaction, .retrieveHeader, .deleteCachedFeed, .commit])
     }
 
     func test_validateCache_failsOnDeletionErrorOfFailedRetrieval() {
@@ -62,7 +62,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
         store.deletionError = deletionError
 
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() }), deletionError)
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .deleteCachedFeed, .rollback])
+        XCTAssertEqual(store.messages, [.beginRead, .retrieveHeader, .endRead, .beginTransaction, .retrieveHeader, .deleteCachedFeed, .rollback])
     }
 
     func test_validateCache_succeedsOnSuccessfulDeletionOfFailedRetrieval() throws {
@@ -112,7 +112,7 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
         store.completeRetrieval(with: busy)
 
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() }), busy)
-        XCTAssertEqual(store.messages, [.beginTransaction, .retrieveHeader, .rollback])
+        XCTAssertEqual(store.messages, [.beginRead, .retrieveHeader, .endRead])
     }
 
     func test_validateCache_failsWithoutTouchingTheCacheWhenTheStoreCannotBeOpened() {
@@ -122,6 +122,22 @@ final class ValidateFeedCacheUseCaseTests: XCTestCase {
 
         XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() }), openingError)
         XCTAssertEqual(store.messages, [])
+    }
+
+    /// A store this user may only read (a JSON store in a folder that is
+    /// not theirs: no lock file can be made) validates a valid or empty
+    /// cache all the same; it was a store failure (74).
+    func test_validateCache_ofAValidOrEmptyCache_needsNoWriteTransaction() throws {
+        let cached = cachedFeed(savedAt: fixedCurrentDate.minusFeedCacheMaxAge().adding(seconds: 1))
+        let (sut, store) = makeSUT()
+        store.transactionError = ErrorRecord(.store, "cannot create /x/feed.json.lock: Permission denied")
+        store.completeRetrieval(with: cached)
+        XCTAssertEqual(try sut.validateCache(), .valid(CachedFeedHeader(timestamp: cached.timestamp, count: cached.feed.count)))
+        store.completeRetrievalWithEmptyCache()
+        XCTAssertEqual(try sut.validateCache(), .empty)
+        store.completeRetrieval(with: cachedFeed(savedAt: fixedCurrentDate.minusFeedCacheMaxAge()))
+        XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.validateCache() })?.message, "cannot create /x/feed.json.lock: Permission denied",
+                       "an expired one still needs the write, and says why it failed")
     }
 
     func test_validateCache_honoursAConfiguredMaxAge() throws {

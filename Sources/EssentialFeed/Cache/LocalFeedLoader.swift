@@ -303,9 +303,27 @@ public struct LocalFeedLoader {
     /// reported and nothing is deleted. A valid feed's images are read one by
     /// one (a damaged one makes it unreadable), never collected: memory stays
     /// bounded whatever the feed's size.
+    ///
+    /// It reads first: an empty or valid cache needs no write, so it is
+    /// validated without the writers' lock (a store this user may only
+    /// read; a save under way elsewhere). A cache to delete, or one that
+    /// could not be read, is looked at again in the write transaction.
     @discardableResult
     public func validateCache() throws(ErrorRecord) -> FeedCacheValidation {
         let now = currentDate()
+        do throws(ErrorRecord) {
+            let kept: FeedCacheValidation? = try store.read { (reader) throws(ErrorRecord) in
+                guard let cached = try reader.retrieveHeader() else { return .empty }
+                guard policy.validate(cached.timestamp, against: now) else { return nil }
+                try reader.forEachCachedImage { _ in }
+                return .valid(cached)
+            }
+            if let kept { return kept }
+        } catch where error.kind == .busy || error.kind == .internal {
+            throw error
+        } catch {
+            // Not readable as a cache: the transaction finds out again, and deletes it.
+        }
         return try store.transaction { (tx) throws(ErrorRecord) in
             do throws(ErrorRecord) {
                 guard let cached = try tx.retrieveHeader() else { return .empty }

@@ -30,8 +30,15 @@ public final class Output: @unchecked Sendable {
     /// that holds the lock and still moves is let finish its record.
     private let written = Atomic<Int>(0)
     /// The most bytes one system call is asked to write, so that `written`
-    /// moves while a long record goes into a slow pipe.
-    private static let slice = 256 << 10
+    /// moves while a long record goes into a slow pipe: a reader that
+    /// takes less than this in 2 seconds counts as one that has stopped.
+    static let slice = 64 << 10
+    /// Set by `seal`: no record is begun after it (the writer that holds
+    /// the lock finishes the one it is writing).
+    private let sealing = Atomic<Bool>(false)
+    /// Set by `finished`: the tool writes nothing more, and ends with its
+    /// own status even if its reader goes now.
+    private let done = Atomic<Bool>(false)
 
     public init(fd: Int32 = 1, diagnostics: Diagnostics, threshold: Int = 65_536) {
         self.fd = fd
@@ -47,7 +54,7 @@ public final class Output: @unchecked Sendable {
 
     /// Writes one record built by `build`, followed by a newline.
     public func record(_ build: (inout JSONWriter) -> Void) {
-        lock.lock()
+        acquire()
         defer { lock.unlock() }
         writer.reset()
         build(&writer)
@@ -60,7 +67,7 @@ public final class Output: @unchecked Sendable {
     /// newline). A line as long as the buffer's bound (an image's record)
     /// goes out as it lies, after what is buffered, not copied first.
     public func line<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        lock.lock()
+        acquire()
         defer { lock.unlock() }
         if bytes.count >= threshold, bytes.withContiguousStorageIfAvailable({ (line) -> Void in
             drain()
@@ -87,7 +94,7 @@ public final class Output: @unchecked Sendable {
     /// the lock and ends the process with what is buffered unwritten, then
     /// never leaves the record cut.
     public func streamedRecord(_ produce: (RecordStream) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
-        lock.lock()
+        acquire()
         defer { lock.unlock() }
         let stream = RecordStream(output: self)
         try produce(stream)
@@ -122,26 +129,31 @@ public final class Output: @unchecked Sendable {
 
         /// Writes the record's next `count` bytes from `file` at `offset`
         /// without reading them here, when standard output takes them so
-        /// (Linux's sendfile: into a file, a pipe or /dev/null the kernel
-        /// moves them, and one copy through this process is saved); false,
-        /// with nothing written, when it does not (an appended file, a
-        /// terminal): then read them and `write` them.
+        /// (Linux's sendfile: into a file, a pipe, a terminal or /dev/null
+        /// the kernel moves them, and one copy through this process is
+        /// saved); false, with none of the file's bytes written (what was
+        /// buffered before them is), when it does not (a file opened to
+        /// append): then read them and `write` them.
         public func send(file: Int32, offset: Int, count: Int) -> Bool {
             #if os(Linux)
             guard output.sendsFiles else { return false }
             output.drain()
             var position = off_t(offset)
             let end = offset + count
+            var sentAny = false
             while Int(position) < end {
                 let sent = sendfile(output.fd, file, &position, min(Output.slice, end - Int(position)))
                 if sent > 0 {
+                    sentAny = true
                     started = true
                     output.written.add(sent, ordering: .relaxed)
                     continue
                 }
                 let code = sent == 0 ? EIO : errno
                 if code == EINTR { continue }
-                if !started, code == EINVAL || code == ENOSYS {
+                // Refused before its first byte (a file opened to append):
+                // the file's bytes go the other way, from here on.
+                if !sentAny, code == EINVAL || code == ENOSYS {
                     output.sendsFiles = false
                     return false
                 }
@@ -157,7 +169,7 @@ public final class Output: @unchecked Sendable {
 
     /// Writes raw bytes (for commands whose output is not records).
     public func raw<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        lock.lock()
+        acquire()
         defer { lock.unlock() }
         buffer.append(contentsOf: bytes)
         if buffer.count >= threshold { drain() }
@@ -172,33 +184,44 @@ public final class Output: @unchecked Sendable {
     }
 
     public func flush() {
-        lock.lock()
+        acquire()
         defer { lock.unlock() }
         drain()
     }
 
     /// Ends the process at once and quietly (status 0) when standard
-    /// output is a pipe or a socket and its reader goes, even while
-    /// nothing is being written: a tool that may wait long between records
-    /// (feed-fetch on a slow server) would otherwise learn it only at its
-    /// next record, after the wait (`| head -1` ends it at once, as the
-    /// contract says). A thread of its own waits for it (`poll`); anything
-    /// else (a file, a terminal) has no such end and is not watched.
+    /// output is a pipe and its reader goes, even while nothing is being
+    /// written: a tool that may wait long between records (feed-fetch on a
+    /// slow server) would otherwise learn it only at its next record,
+    /// after the wait (`| head -1` ends it at once, as the contract says),
+    /// which is when a write would have told it (EPIPE): not once the tool
+    /// has written everything (`finished`: its status stands), nor while a
+    /// signal ends it (128 + N stands). A thread of its own waits for it
+    /// (`poll`); anything else (a file, a terminal, a socket, whose peer's
+    /// close poll does not tell) is not watched.
     public func endWhenReaderLeaves() {
         var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFSOCK else { return }
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
         let fd = fd
-        _ = startThread {
-            // No events asked: only the end of the reader (POLLERR on a
-            // pipe, POLLHUP on a socket) or a closed descriptor wakes it.
+        _ = startThread { [self] in
+            // No events asked: only the end of the reader (POLLERR) or a
+            // closed descriptor (POLLNVAL) wakes it.
             var entry = pollfd(fd: fd, events: 0, revents: 0)
             while true {
                 let ready = poll(&entry, 1, -1)
                 if ready < 0, errno == EINTR { continue }
                 guard ready > 0, entry.revents & Int16(POLLNVAL) == 0 else { return }
-                if entry.revents & Int16(POLLERR | POLLHUP) != 0 { _exit(0) }
+                guard entry.revents & Int16(POLLERR | POLLHUP) != 0 else { continue }
+                if done.load(ordering: .acquiring) || Signals.isTerminating { return }
+                _exit(0)
             }
         }
+    }
+
+    /// Says the tool writes nothing more (it is about to end with its
+    /// status): a reader that goes now no longer ends it with 0.
+    public func finished() {
+        done.store(true, ordering: .releasing)
     }
 
     /// Holds the output lock for good, so no record is half written when the
@@ -207,6 +230,7 @@ public final class Output: @unchecked Sendable {
     /// is blocked on a downstream that stopped reading); a writer that
     /// moves, however slowly, finishes its record first.
     public func seal(timeout seconds: Int = 2) -> Bool {
+        sealing.store(true, ordering: .releasing)
         var seen = written.load(ordering: .relaxed)
         while !lock.lock(timeout: seconds) {
             let now = written.load(ordering: .relaxed)
@@ -214,6 +238,15 @@ public final class Output: @unchecked Sendable {
             seen = now
         }
         return true
+    }
+
+    /// Takes the lock to write; once a seal has begun, never returns (the
+    /// process is ending: no record is begun after the one being written).
+    private func acquire() {
+        lock.lock()
+        guard sealing.load(ordering: .acquiring) else { return }
+        lock.unlock()
+        Signals.waitForTheEnd()
     }
 
     private func drain() {

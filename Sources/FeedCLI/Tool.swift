@@ -139,6 +139,7 @@ public final class Tool: @unchecked Sendable {
     /// Flushes standard output and exits with the status of the first failure met.
     public func finish() -> Never {
         output.flush()
+        output.finished()
         exit(exitCode)
     }
 

@@ -63,7 +63,6 @@ final class ScriptTests: XCTestCase {
         }
     }
 
-    /// `--version`: the tools' version (one constant), under the script's name.
     /// --html or --atom naming a FIFO or a device: refused before anything
     /// is done (the page was renamed over it: as root, /dev/full became a
     /// file), the FIFO left as it was.
@@ -93,6 +92,7 @@ final class ScriptTests: XCTestCase {
         }
     }
 
+    /// `--version`: the tools' version (one constant), under the script's name.
     func test_everyScript_answersVersionWithTheToolsVersion() {
         let tools = sh("feed-cache --version")
         XCTAssertTrue(tools.out.hasPrefix("feed-cache "), tools.out)

@@ -83,6 +83,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         feed_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
         feed_curl_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         feed_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, maxRedirects > 0 ? 1 : 0)
+        transfer.followsRedirects = maxRedirects > 0
         feed_curl_setopt_long(curl, CURLOPT_MAXREDIRS, maxRedirects)
         // The whole request's bound is the engine's (``CurlMulti``), which
         // does not count the time a slow reader of the output holds it up:
@@ -173,7 +174,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             // A head past libcurl's own bounds (100 KiB a line, 300 KiB of
             // heads, 1xx included), which it tells as a lack of memory or a
             // failed read: past the head's bound here too.
-            if (code == CURLE_OUT_OF_MEMORY && !transfer.headEnded) || detail.contains("response headers") {
+            if (code == CURLE_OUT_OF_MEMORY && transfer.isInHead) || detail.contains("response headers") {
                 return .failure(HTTPFailure(.badResponse, "bad response: response head larger than \(counted(CurlTransfer.headLimit, "byte"))"))
             }
             return .failure(failure(code, detail: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail, transfer: transfer))

@@ -59,6 +59,10 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     /// Whether the transfer was stopped at the end of a 304's head (see
     /// `header`): its outcome is that response, not a failure.
     private(set) var stoppedAtNotModified = false
+    /// Whether libcurl follows redirects for it (`--max-redirects` above 0).
+    var followsRedirects = true
+    /// Whether a response's head has begun (its status line came) and not ended.
+    var isInHead: Bool { status != 0 && !headEnded }
 
     /// Takes one header line of a response (libcurl gives every response's,
     /// redirects' and 1xx included: a status line starts the next); false
@@ -78,6 +82,13 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         var end = line.count - 1
         if end > 0, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         let bytes = UnsafeRawBufferPointer(rebasing: line[..<end])
+        // A chunked body's trailer fields come after the head has ended:
+        // they are not the head's (RFC 9110, 6.5.1), and a validator there
+        // does not replace the head's. Once body bytes have come, even a
+        // field that looks like a status line is one (libcurl hands over
+        // any trailer line with a colon; a followed redirect's body never
+        // reaches `receive`, so the next response's head comes before any).
+        if headEnded, body != nil { return true }
         if bytes.starts(with: Self.httpPrefix) {
             guard let status = Self.status(ofStatusLine: bytes, http2: isHTTPS) else { return refuse("malformed status line") }
             self.status = status
@@ -90,9 +101,6 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             headEnded = false
             return true
         }
-        // A chunked body's trailer fields come after the head has ended:
-        // they are not the head's (RFC 9110, 6.5.1), and a validator there
-        // does not replace the head's.
         if headEnded { return true }
         if bytes.isEmpty {
             headEnded = true
@@ -100,7 +108,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             // A 304 is no redirect, whatever Location it gives; libcurl
             // would follow one (it follows any 3xx with a Location). It has
             // no body: the transfer stops here, and the response is this head.
-            if status == 304, location {
+            if status == 304, location, followsRedirects {
                 stoppedAtNotModified = true
                 return false
             }

@@ -76,11 +76,7 @@ final class Inflater {
             try start()
             let first = head
             head = []
-            var failure: HTTPFailure?
-            first.withUnsafeBytes { bytes in
-                do throws(HTTPFailure) { try inflate(bytes, deliver) } catch { failure = error }
-            }
-            if let failure { throw failure }
+            try inflate(kept: first, deliver)
             guard !ended else { return }
             return try inflate(UnsafeRawBufferPointer(rebasing: input[taken...]), deliver)
         }
@@ -108,16 +104,21 @@ final class Inflater {
                 inflateReset(&stream)
                 let magic = next
                 next = []
-                var failure: HTTPFailure?
-                magic.withUnsafeBytes { bytes in
-                    do throws(HTTPFailure) { _ = try feed(bytes, deliver) } catch { failure = error }
-                }
-                if let failure { throw failure }
+                try inflate(kept: magic, deliver)
                 continue
             }
             let consumed = try feed(UnsafeRawBufferPointer(rebasing: rest), deliver)
             rest = rest.dropFirst(consumed)
         }
+    }
+
+    /// Feeds bytes kept from an earlier piece (a stream's first two) to zlib.
+    private func inflate(kept bytes: [UInt8], _ deliver: (UnsafeRawBufferPointer) throws(HTTPFailure) -> Void) throws(HTTPFailure) {
+        var failure: HTTPFailure?
+        bytes.withUnsafeBytes { pointer in
+            do throws(HTTPFailure) { try inflate(pointer, deliver) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// Feeds `input` to zlib up to the end of the stream (a `gzip`

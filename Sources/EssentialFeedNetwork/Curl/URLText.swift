@@ -31,16 +31,19 @@ enum URLText {
 
     /// Where `user[:password]@` lies in the URL's authority.
     private static func userInfo(of url: String) -> Range<String.Index>? {
-        guard let start = url.firstRange(of: "://") else { return nil }
-        let authority = url[start.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return nil }
+        guard let authority = authority(of: url), let at = authority.lastIndex(of: "@") else { return nil }
         return authority.startIndex..<authority.index(after: at)
+    }
+
+    /// The authority of a `scheme://authority/…` URL (user information included).
+    private static func authority(of url: String) -> Substring? {
+        guard let start = url.firstRange(of: "://") else { return nil }
+        return url[start.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     }
 
     /// The host of an `scheme://[user@]host[:port]/…` URL, an IPv6 literal without its brackets.
     static func host(of url: String) -> String? {
-        guard let start = url.firstRange(of: "://") else { return nil }
-        var authority = url[start.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard var authority = authority(of: url) else { return nil }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
             return String(authority[authority.index(after: authority.startIndex)..<close])

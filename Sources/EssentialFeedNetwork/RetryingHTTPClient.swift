@@ -1,4 +1,3 @@
-import Dispatch
 import EssentialFeed
 #if canImport(Glibc)
 import Glibc
@@ -38,10 +37,11 @@ public final class RetryingHTTPClient: HTTPClient {
             }
             onRetry(request.url, outcome, wait, retriesMade + 1)
             guard task.waiting() else { return }
-            DispatchQueue.global().asyncAfter(deadline: .now() + wait) { [self] in
+            let waiting = runAfter(seconds: wait) { [self] in
                 guard task.isLive else { return }
                 attempt(request, task, retriesMade: retriesMade + 1, started: started)
             }
+            if !waiting { task.finish(outcome) }
         }
         task.started(inner)
     }

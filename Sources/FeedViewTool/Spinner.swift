@@ -1,18 +1,17 @@
 import EssentialFeed
-import Dispatch
 import FeedCLI
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A loading indicator on standard error (a terminal): a turning line and a
-/// text, redrawn ten times a second until `stop()` erases it.
+/// text, redrawn ten times a second until `stop()` erases it. Drawn by a
+/// thread of its own, not a Dispatch timer (see `runAfter`).
 final class Spinner: @unchecked Sendable {
     private let text: String
-    private let lock = Lock()
+    private let condition = Condition()
     private var stopped = false
     private var frame = 0
-    private let timer = DispatchSource.makeTimerSource(queue: .global())
     private static let frames = ["|", "/", "-", "\\"]
 
     init(text: String) {
@@ -20,25 +19,25 @@ final class Spinner: @unchecked Sendable {
     }
 
     func start() {
-        timer.schedule(deadline: .now(), repeating: .milliseconds(100))
-        timer.setEventHandler { [self] in
-            lock.withLock {
-                guard !stopped else { return }
+        startThread { [self] in
+            condition.lock()
+            defer { condition.unlock() }
+            while !stopped {
                 write("\r" + Spinner.frames[frame % Spinner.frames.count] + " " + text)
                 frame += 1
+                condition.wait(seconds: 0.1)
             }
         }
-        timer.resume()
     }
 
     /// Erases the indicator; later calls do nothing.
     func stop() {
-        lock.withLock {
-            guard !stopped else { return }
-            stopped = true
-            timer.cancel()
-            if frame > 0 { write("\r\u{1B}[K") }
-        }
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        condition.signal()
+        if frame > 0 { write("\r\u{1B}[K") }
     }
 
     private func write(_ s: String) {

@@ -1,4 +1,3 @@
-import Dispatch
 import EssentialFeed
 import EssentialFeedPresentation
 import FeedCLI

@@ -65,6 +65,10 @@ public struct SandboxRules: Sendable, Equatable {
 /// from then on (a thread started before, such as the one that waits for
 /// signals, keeps the files it had); the seccomp filter applies to every
 /// thread of the process.
+///
+/// A confined tool must not use Dispatch's global queues: libdispatch reads
+/// /proc/<thread>/stat once a second to watch their threads, and stops the
+/// process when Landlock refuses it (see `runAfter`).
 public enum Sandbox {
     /// What was put in place, and what the kernel did not have.
     public struct Outcome: Sendable, Equatable {

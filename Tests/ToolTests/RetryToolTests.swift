@@ -57,6 +57,23 @@ final class RetryToolTests: XCTestCase {
         XCTAssertEqual(run.records().first?["error"] as? String, "invalid_data")
     }
 
+    /// Seconds of retries, 64 at a time, with the sandbox on. libdispatch
+    /// watches its global queues' threads by reading /proc/<thread>/stat
+    /// once a second and stops the process (SIGILL) when it may not, which
+    /// Landlock sees to: retries waited on a global queue died like that, at
+    /// one of those seconds, when the queue was not empty (132 here in most
+    /// runs; in 1 run of about 500 of the single retry above).
+    func test_retry_manyAtOnceForSeconds_underTheSandbox_ends() throws {
+        let (server, counter) = try server(failing: .max, fields: { "Retry-After: 0\r\n" })
+        let urls = (0..<320).map { "\(server.base)/v1/feed?n=\($0)\n" }.joined()
+        let started = Date()
+        let run = sh("feed-fetch --retry 100 --retry-max-time 1 --parallel 64", stdin: urls, timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().count, 320)
+        XCTAssertEqual(Set(run.records().compactMap { $0["status"] as? Int }), [503])
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 3, "seconds of retries: \(counter.value) requests")
+    }
+
     func test_retry_doesNotRetryA404() throws {
         let (server, counter) = try server(failing: 1, status: 404)
         let run = sh(#"feed-fetch --retry 3 "$B/v1/feed""#, environment: ["B": server.base])

@@ -67,3 +67,64 @@ public func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     pthread_detach(thread)
     return true
 }
+
+/// Runs `body` once `seconds` have passed (a retry's wait), on the one
+/// thread that runs every such body, started by the first; false when that
+/// thread could not be made (then `body` is not run). Bodies due at once
+/// run in the order they were given.
+///
+/// Not Dispatch's `asyncAfter` on a global queue: libdispatch watches its
+/// global queues' threads by reading /proc/<thread>/stat once a second and
+/// stops the process (SIGILL) when it may not, and a confined tool may not
+/// (Landlock grants no /proc). No tool uses those queues.
+@discardableResult
+public func runAfter(seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+    Delays.shared.add(seconds: seconds, body)
+}
+
+private final class Delays: @unchecked Sendable {
+    static let shared = Delays()
+    private let condition = Condition()
+    /// By deadline (monotonic seconds), earliest first.
+    private var pending: [(deadline: Double, body: @Sendable () -> Void)] = []
+    private var running = false
+
+    func add(seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let deadline = Self.now() + max(0, seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        if !running {
+            guard startThread({ [self] in run() }) else { return false }
+            running = true
+        }
+        let index = pending.lastIndex { $0.deadline <= deadline }.map { $0 + 1 } ?? 0
+        pending.insert((deadline, body), at: index)
+        if index == 0 { condition.signal() }
+        return true
+    }
+
+    private func run() {
+        condition.lock()
+        while true {
+            guard let first = pending.first else {
+                condition.wait()
+                continue
+            }
+            let left = first.deadline - Self.now()
+            if left > 0 {
+                condition.wait(seconds: left)
+                continue
+            }
+            pending.removeFirst()
+            condition.unlock()
+            first.body()
+            condition.lock()
+        }
+    }
+
+    private static func now() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

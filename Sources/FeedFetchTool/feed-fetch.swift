@@ -180,8 +180,7 @@ public enum FeedFetchTool {
             case let .success(response): what = "\(response.status)"
             case let .failure(failure): what = failure.message
             }
-            let seconds = wait == wait.rounded() ? "\(Int(wait))" : "\(wait)"
-            diagnostics.info("GET \(Secrets.redact(url)): \(what); retry \(number) of \(retry.retries) in \(seconds) s")
+            diagnostics.info("GET \(Secrets.redact(url)): \(what); retry \(number) of \(retry.retries) in \(secondsText(wait)) s")
         }
         let fetcher = OrderedFetcher(tool: tool, client: fetching, parallel: parallel)
         tool.output.endWhenReaderLeaves()

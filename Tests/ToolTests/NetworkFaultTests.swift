@@ -139,6 +139,10 @@ final class NetworkFaultTests: XCTestCase {
         XCTAssertGreaterThan(run.seconds, 0.9, "not before the bound")
         XCTAssertLessThan(run.seconds, 6, "bounded by --timeout")
         cache.assertUnchanged()
+
+        // The bound said as it was given, in decimal (not "1e-09 s").
+        let tiny = sh(#"feed-fetch --timeout 0.000000001 "$U""#, environment: ["U": url])
+        XCTAssertEqual(tiny.records().first?["message"] as? String, "timed out after 0.000000001 s", tiny.stderr)
     }
 
     func test_drippingBody_isBoundedByTheTimeoutAsAWholeAndLeavesTheCacheUnchanged() throws {

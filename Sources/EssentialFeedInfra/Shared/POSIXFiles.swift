@@ -231,13 +231,8 @@ enum POSIXFiles {
     }
 
     /// `2`, `0.5`: a wait in seconds for a message.
-    static func seconds(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
-
     /// The message of a store that stayed locked past the wait limit.
     static func busy(_ path: String, wait: Double) -> ErrorRecord {
-        ErrorRecord(.busy, "\(path): store is busy: still locked by another process after waiting \(seconds(wait)) s")
+        ErrorRecord(.busy, "\(path): store is busy: still locked by another process after waiting \(secondsText(wait)) s")
     }
 }

@@ -54,7 +54,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         self.proxies = proxies
         self.authorities = authorities
         engine = CurlMulti(parallel: maxConnectionsPerHost)
-        timedOut = HTTPFailure(.timedOut, "timed out after \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s")
+        timedOut = HTTPFailure(.timedOut, "timed out after \(secondsText(timeout)) s")
     }
 
     @discardableResult

@@ -13,11 +13,14 @@ import Glibc
 /// `next(_:)` then throws that first failure (`rejection`), so that the save's
 /// transaction is rolled back, and `drain()` handles the rest of the input the
 /// same way. With `tee`, the line of each image saved is kept (in a `Spool`)
-/// to be written on once the save is over.
+/// to be written on once the save is over; lines that cannot be kept (no
+/// room for the spool) fail the tee alone, not the save.
 public final class SaveInput {
     private let tool: Tool
     private var lines: InputLines
     private let spool: Spool?
+    /// With `tee`, why the lines could not be kept: then none is written on.
+    private var teeFailure: ErrorRecord?
     /// Records read ahead, before the store was opened.
     private var ahead: [(document: JSONDocument, number: Int)?] = []
     private var aheadIndex = 0
@@ -68,7 +71,7 @@ public final class SaveInput {
         }
         while let (line, number, truncated) = nextLine() {
             if !truncated, let added = try quick.lend(line, to: add) {
-                try kept(added, line: line, number: number) { Self.id(of: try? RecordLine.parse(line, lineNumber: number)) }
+                kept(added, line: line, number: number) { Self.id(of: try? RecordLine.parse(line, lineNumber: number)) }
                 return true
             }
             guard let document = record(line, number, truncated) else { continue }
@@ -98,15 +101,25 @@ public final class SaveInput {
             }
             added = try CachedImageText.lending(image, to: add)
         }
-        try kept(added, line: document.bytes[...], number: number) { Self.id(of: document) }
+        kept(added, line: document.bytes[...], number: number) { Self.id(of: document) }
     }
 
     /// Keeps the line of an image saved (with `tee`), or says that its id was skipped.
-    private func kept(_ added: Bool, line: ArraySlice<UInt8>, number: Int, id: () -> String) throws(ErrorRecord) {
+    private func kept(_ added: Bool, line: ArraySlice<UInt8>, number: Int, id: () -> String) {
         if added {
-            try spool?.append(line: line)
+            keep(line)
         } else {
             tool.diagnostics.debug("save: " + InputLocation.prefix(line: number) + "id \(id()) is already in the feed; skipped")
+        }
+    }
+
+    /// Keeps `line` to write on (with `tee`), until a line cannot be kept.
+    private func keep(_ line: ArraySlice<UInt8>) {
+        guard let spool, teeFailure == nil else { return }
+        do throws(ErrorRecord) {
+            try spool.append(line: line)
+        } catch {
+            teeFailure = error
         }
     }
 
@@ -156,12 +169,7 @@ public final class SaveInput {
         }
         if RecordKind.isPage(document) {
             page = PageRecord(document)
-            do throws(ErrorRecord) {
-                try spool?.append(line: line)
-            } catch {
-                tool.fail(error)
-                rejection = error
-            }
+            keep(line)
             return nil
         }
         return document
@@ -218,9 +226,11 @@ public final class SaveInput {
         }
     }
 
-    /// With `tee`: writes on the lines kept, once the save is over.
+    /// With `tee`: writes on the lines kept, once the save is over, or the
+    /// failure that kept them from being kept.
     public func writeOn() {
         guard let spool else { return }
+        if let teeFailure { return tool.fail(teeFailure) }
         do throws(ErrorRecord) {
             try spool.write(to: tool.output)
         } catch {

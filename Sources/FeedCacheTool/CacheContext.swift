@@ -295,13 +295,16 @@ struct CacheContext {
     /// when its input failed (an error record, an invalid line, a record
     /// that is not a feed image), writes the valid cached feed instead, and
     /// with none, writes the input's failures on and exits with the first
-    /// one's status. Nothing is written until the input has ended.
+    /// one's status. Nothing is written until the input has ended. A whole
+    /// feed that cannot be kept to be written on (no room for the spool)
+    /// is this tool's failure: the cached feed is written instead, if any.
     func fallback() {
         tool.refuseTerminalInput()
         let kept = Spool(name: "feed-cache", environment: tool.environment, memoryLimit: 1 << 20)
         /// The input's failures, in order: error records read, and those of invalid lines.
         var failures: [(line: [UInt8], kind: ErrorKind, own: ErrorRecord?)] = []
-        var keeping = true
+        /// Why the input's lines could not be kept, if so.
+        var keepFailure: ErrorRecord?
         /// A page record of a 304: the cached feed is current, and is what to write.
         var notModified = false
         tool.forEachLine { line, number, truncated in
@@ -328,15 +331,14 @@ struct CacheContext {
                 failures.append(([], problem.kind, problem))
                 return
             }
-            guard failures.isEmpty, keeping else { return }
+            guard failures.isEmpty, keepFailure == nil else { return }
             do throws(ErrorRecord) {
                 try kept.append(line: line)
             } catch {
-                tool.diagnostics.error(error.message)
-                keeping = false
+                keepFailure = error
             }
         }
-        if failures.isEmpty && keeping && !(notModified && kept.isEmpty) {
+        if failures.isEmpty && keepFailure == nil && !(notModified && kept.isEmpty) {
             do throws(ErrorRecord) { try kept.write(to: tool.output) } catch { tool.fail(error) }
             return
         }
@@ -345,7 +347,15 @@ struct CacheContext {
             tool.diagnostics.info("fallback: not modified: wrote the cached feed from \(path)")
             return
         }
-        let reason = failures.first.map { $0.own?.message ?? "an error record" } ?? "the input could not be kept"
+        if failures.isEmpty, let keepFailure {
+            if let unavailable = writeCachedFeed() {
+                tool.diagnostics.info("fallback: no cached feed to write instead: \(unavailable.message)")
+                return tool.fail(keepFailure)
+            }
+            tool.diagnostics.error("fallback: \(keepFailure.message): wrote the cached feed from \(path) instead")
+            return tool.record(keepFailure.kind)
+        }
+        let reason = failures.first.map { $0.own?.message ?? "an error record" } ?? ""
         guard let unavailable = writeCachedFeed() else {
             tool.diagnostics.info("fallback: the input failed (\(reason)): wrote the cached feed from \(path)")
             return

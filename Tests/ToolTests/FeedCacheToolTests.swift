@@ -476,6 +476,43 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(plain.records().first?["error"] as? String, "store")
     }
 
+    /// A feed past what `save --tee` and `fallback` hold in memory (1 MiB),
+    /// with no temporary folder to keep the rest in: the save is made all
+    /// the same and only passing the feed on fails; fallback writes the
+    /// cached feed instead, if any. Either says why once, and exits 74.
+    func test_saveTeeAndFallback_withoutATemporaryFolder_saveTheFeed_andSayWhyNothingIsPassedOnOnce() throws {
+        let big = (0..<12_000).map { #"{"id":"\#(UUID().uuidString)","url":"http://h/image-\#($0)-with-a-longer-name"}"# + "\n" }.joined()
+        let missing = ["TMPDIR": temporaryDirectory(self) + "/none"]
+        let said = "feed-cache: cannot create a temporary file in \(missing["TMPDIR"]!): No such file or directory\n"
+        forEachStore { store in
+            let tee = cache("save --tee", store, stdin: big, environment: missing)
+            XCTAssertEqual(tee.status, 74, tee.stderr)
+            if Self.isPostgreSQL(store) {
+                // The save itself keeps the ids it met in the temporary folder past 4,096.
+                XCTAssertTrue(tee.stderr.contains("feed-cache: cannot write \(store): cannot create a temporary file in \(missing["TMPDIR"]!): "), tee.stderr)
+                XCTAssertEqual(Set(tee.records().map { $0["error"] as? String }), ["store"])
+                return
+            }
+            XCTAssertEqual(tee.stderr, said)
+            XCTAssertEqual(tee.records().count, 1, "no record but the failure's")
+            XCTAssertEqual(tee.records().first?["error"] as? String, "store")
+            XCTAssertEqual(cache("load", store).lines.count, 12_000, "the feed is saved: \(store)")
+
+            cache("save", store, stdin: feedA)
+            let cached = cache("fallback", store, stdin: big, environment: missing)
+            XCTAssertEqual(cached.status, 74, cached.stderr)
+            XCTAssertEqual(cached.out, feedA, "the cached feed instead")
+            XCTAssertEqual(cached.stderr.components(separatedBy: "cannot create a temporary file").count, 2, cached.stderr)
+            XCTAssertTrue(cached.stderr.contains("wrote the cached feed"), cached.stderr)
+            XCTAssertFalse(cached.stderr.contains("the input failed"), "the input did not: \(cached.stderr)")
+        }
+        let empty = temporaryDirectory(self) + "/empty.sqlite"
+        let none = cache("fallback", empty, stdin: big, environment: missing)
+        XCTAssertEqual(none.status, 74, none.stderr)
+        XCTAssertEqual(none.records().map { $0["error"] as? String }, ["store"])
+        XCTAssertEqual(none.stderr.components(separatedBy: "cannot create a temporary file").count, 2, none.stderr)
+    }
+
     func test_store_isCreatedReadableByItsOwnerOnly() throws {
         try forEachFileStore { store in
             cache("save", store, stdin: feedA)

@@ -114,7 +114,7 @@ enum POSIXFiles {
     static func unlinkedTemporaryFile(in directory: String, name: String, path: String) throws(ErrorRecord) -> Int32 {
         var template = Array((directory + "/" + name + ".XXXXXX").utf8CString)
         let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard file >= 0 else { throw failure("write", path) }
+        guard file >= 0 else { throw ErrorRecord(.store, "cannot write \(path): cannot create a temporary file in \(directory): \(reason(errno))") }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return file
     }

@@ -36,7 +36,8 @@ public struct InputLines {
 
     public init(fd: Int32 = 0, readSize: Int = 65_536, maxLine: Int = defaultMaxLine, flushing output: Output?) {
         self.fd = fd
-        self.maxLine = max(1, maxLine)
+        // Below Int.max: a line is measured against maxLine + 1.
+        self.maxLine = min(max(1, maxLine), Int.max - 1)
         self.readSize = readSize
         self.output = output
         buffer = [UInt8](repeating: 0, count: 2 * readSize)

@@ -19,9 +19,16 @@ final class HTTPDateTests: XCTestCase {
 
     func test_parse_refusesWhatIsNotAnHTTPDate() {
         for text in ["", "120", "Sun, 06 Nov 1994 08:49:37 CET", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
-                     "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT", "2020-05-20T11:24:59Z"] {
+                     "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT", "2020-05-20T11:24:59Z",
+                     // Years past four digits, from a server: once an overflow (SIGILL) in the days' arithmetic.
+                     "Sun, 06 Nov 99999999999999999 08:49:37 GMT", "Sun Nov  6 08:49:37 300000000000", "Sun, 06 Nov 10000 08:49:37 GMT"] {
             XCTAssertNil(HTTPDate.parse(text), text)
         }
+    }
+
+    func test_format_ofTheFarthestSeconds_doesNotTrap() {
+        XCTAssertFalse(HTTPDate.format(.min).isEmpty)
+        XCTAssertFalse(HTTPDate.format(.max).isEmpty)
     }
 
     func test_formatThenParse_isTheSameInstant() {

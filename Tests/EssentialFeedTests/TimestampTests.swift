@@ -109,6 +109,20 @@ final class TimestampTests: XCTestCase {
         XCTAssertEqual(Timestamp(seconds: 253_402_300_799).iso8601, "9999-12-31T23:59:59Z")
     }
 
+    /// A damaged store's timestamp may be anything: writing it never traps.
+    func test_iso8601_ofTheFarthestSeconds_doesNotTrap() {
+        for seconds in [Int64.min, Int64.min + 1, Int64.min + 86_399, Int64.max] {
+            let t = Timestamp(seconds: seconds)
+            var bytes: [UInt8] = []
+            t.appendISO8601(to: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), t.iso8601)
+            XCTAssertTrue(t.iso8601.hasSuffix("Z"), t.iso8601)
+        }
+        XCTAssertEqual(Timestamp(seconds: -1).iso8601, "1969-12-31T23:59:59Z")
+        XCTAssertEqual(Timestamp(seconds: -86_400).iso8601, "1969-12-31T00:00:00Z")
+        XCTAssertEqual(Timestamp(seconds: -86_401).iso8601, "1969-12-30T23:59:59Z")
+    }
+
     func test_comparison_ordersBySecondsThenNanoseconds() {
         XCTAssertLessThan(Timestamp(seconds: 1, nanoseconds: 999_999_999), Timestamp(seconds: 2))
         XCTAssertLessThan(Timestamp(seconds: 2, nanoseconds: 1), Timestamp(seconds: 2, nanoseconds: 2))

@@ -109,6 +109,10 @@ final class CacheMemoryTests: XCTestCase {
         let wrong = sh("FEED_MAX_LINE=lots feed-map < /dev/null")
         XCTAssertEqual(wrong.status, 64)
         XCTAssertTrue(wrong.stderr.contains("FEED_MAX_LINE takes a number of bytes, optionally with k, M or G, not 'lots'"), wrong.stderr)
+        // The largest number there is: no bound, and no overflow (once SIGILL, 132).
+        let largest = sh(#"printf '{"created_at":"2020-01-01T00:00:00Z"}\n' | FEED_MAX_LINE=9223372036854775807 reldate --now 2020-01-02T00:00:00Z"#)
+        XCTAssertEqual(largest.status, 0, largest.stderr)
+        XCTAssertEqual(largest.records().count, 1)
     }
 
     /// The views of a feed larger than the bound: `load --images` keeps the

@@ -379,6 +379,18 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(cache("load", store).status, 66, "validate deleted the damaged feed")
     }
 
+    /// A time at the end of the range in a damaged store: once an overflow
+    /// (SIGILL, 132) when it was written as a date.
+    func test_infoAndLoad_ofAFeedSavedAtTheFarthestTime_doNotTrap() throws {
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        cache("save", store, stdin: feedA)
+        XCTAssertEqual(sh("sqlite3 \(quoted(store)) \"UPDATE feed_cache SET timestamp_seconds = -9223372036854775808\"").status, 0)
+        for command in ["info", "load --cached-at", "--max-age 0s load"] {
+            let run = cache(command, store)
+            XCTAssertLessThan(run.status, 128, "\(command): \(run.stderr)")
+        }
+    }
+
     func test_saveAppend_keepsCachedItemsAndAddsNewIdsAfterThemInInputOrder() {
         forEachStore { store in
             cache("save", store, stdin: Self.image0 + "\n")

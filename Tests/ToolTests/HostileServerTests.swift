@@ -115,6 +115,30 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(records.last?["etag"] as? String, "\"cafe\"")
     }
 
+    /// A date with a year of 17 digits, in Last-Modified or in Retry-After:
+    /// once an overflow in the days' arithmetic (SIGILL, 132). It is no
+    /// HTTP date: not kept, and no wait of its own.
+    func test_aDateWithAYearPastFourDigits_isNoDate() throws {
+        let date = "Sun, 06 Nov 99999999999999999 08:49:37 GMT"
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                let status = head.hasPrefix("GET /busy") ? "503 Busy" : "200 OK"
+                guard connection.send(Array("HTTP/1.1 \(status)\r\nContent-Length: 2\r\nLast-Modified: \(date)\r\nRetry-After: \(date)\r\n\r\n{}".utf8)) else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let run = sh(#"feed-fetch --retry 1 "$B/ok" "$B/busy""#, environment: ["B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().map { $0["status"] as? Int }, [200, 503])
+        XCTAssertNil(run.records().first?["last_modified"], "\(run.records())")
+        let asked = sh(#"echo '{"url":"'"$B"'/ok","if_modified_since":"Sun Nov  6 08:49:37 300000000000"}' | feed-fetch"#, environment: ["B": server.base])
+        XCTAssertEqual(asked.status, 0, asked.stderr)
+        XCTAssertEqual(asked.records().first?["status"] as? Int, 200, "asked without the condition")
+        let page = #"{"page":"http://x/v1/feed","status":200,"last_modified":"\#(date)"}"#
+        let saved = sh(#"feed-cache --store "$D/s.sqlite" save --allow-empty"#, stdin: page + "\n", environment: ["D": temporaryDirectory(self)])
+        XCTAssertLessThan(saved.status, 128, saved.stderr)
+    }
+
     /// A gzip body of two members is the two decoded (gzip(1) reads them
     /// so); the first alone once came out, a short body for a whole one.
     func test_aGzipBodyOfTwoMembers_isDecodedWhole() throws {

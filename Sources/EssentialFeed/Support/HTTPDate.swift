@@ -9,8 +9,8 @@ public enum HTTPDate {
 
     /// IMF-fixdate of `seconds` since 1970-01-01 UTC.
     public static func format(_ seconds: Int) -> String {
-        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = seconds - day * 86_400
+        let (whole, time) = Timestamp.dayAndSecond(Int64(seconds))
+        let day = Int(whole)
         let (year, month, date) = Timestamp.civilFromDays(day)
         let weekday = ((day % 7) + 7 + 4) % 7  // 1970-01-01 was a Thursday
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -76,7 +76,9 @@ public enum HTTPDate {
         default:
             return nil
         }
-        guard let year, let month, let day, let clock, (1...Timestamp.daysIn(month: month, year: year)).contains(day) else { return nil }
+        // Four digits at most, as the three forms write them.
+        guard let year, (0...9999).contains(year), let month, let day, let clock,
+              (1...Timestamp.daysIn(month: month, year: year)).contains(day) else { return nil }
         let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
         guard parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2],
               (0..<24).contains(h), (0..<60).contains(m), (0...60).contains(s) else { return nil }

@@ -135,13 +135,12 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
 
     /// Appends `iso8601` as UTF-8 bytes, without building a string.
     public func appendISO8601(to out: inout [UInt8]) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (days, secondOfDay) = Timestamp.dayAndSecond(seconds)
         let (y, m, d) = Timestamp.civilFromDays(Int(days))
         guard (0...9999).contains(y) else {
             out.append(contentsOf: iso8601.utf8)
             return
         }
-        let secondOfDay = Int(seconds - days * 86_400)
         func two(_ v: Int) {
             out.append(UInt8(truncatingIfNeeded: 48 + v / 10))
             out.append(UInt8(truncatingIfNeeded: 48 + v % 10))
@@ -169,8 +168,7 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, with a fraction (trailing zeros dropped) only when there is one.
     public var iso8601: String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
+        let (days, secondOfDay) = Timestamp.dayAndSecond(seconds)
         let (y, m, d) = Timestamp.civilFromDays(Int(days))
         var out = ""
         out.reserveCapacity(30)
@@ -189,6 +187,13 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
         }
         out += "Z"
         return out
+    }
+
+    /// `seconds` since 1970 as whole days since then (rounded down) and
+    /// the second of that day, for any value (no overflow at the ends).
+    static func dayAndSecond(_ seconds: Int64) -> (day: Int64, second: Int) {
+        let rest = seconds % 86_400
+        return rest < 0 ? (seconds / 86_400 - 1, Int(rest + 86_400)) : (seconds / 86_400, Int(rest))
     }
 
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }

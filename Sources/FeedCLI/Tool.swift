@@ -143,6 +143,20 @@ public final class Tool: @unchecked Sendable {
         exit(exitCode)
     }
 
+    /// For tools that format dates (through ICU): sets to `C`, in this
+    /// process, each of LC_ALL, LC_MESSAGES and LANG whose value
+    /// `isLocaleName` refuses, before ICU reads them. ICU takes its default
+    /// locale from them itself, whatever locale it is given, and crashed
+    /// (SIGSEGV) on some that are no locale name (`LANG=aaaaaaaaaaaa`,
+    /// `LANG='Chinese (Simplified)_China.936'`), which the tools count as
+    /// `C`. `environment` keeps them as they were.
+    public func setLocaleVariablesToC(unless isLocaleName: (String) -> Bool) {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty, !isLocaleName(value) else { continue }
+            setenv(name, "C", 1)
+        }
+    }
+
     /// For filters: a terminal on standard input gets the usage and status 64.
     public func refuseTerminalInput() {
         guard Descriptor.isTerminal(0) else { return }

@@ -101,6 +101,7 @@ public enum FeedViewTool {
         } catch {
             tool.usageError(error.message)
         }
+        tool.setLocaleVariablesToC { AppLocale(validating: $0) != nil }
         let locale: AppLocale
         do {
             locale = try AppLocale.chosen(option: arguments.value("--locale"), environment: tool.environment)

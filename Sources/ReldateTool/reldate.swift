@@ -50,6 +50,7 @@ public enum ReldateTool {
         guard let style = RelativeDateFormatter.Style(rawValue: arguments.value("--style") ?? "wide") else {
             tool.usageError("--style takes wide, short or narrow")
         }
+        tool.setLocaleVariablesToC { AppLocale(validating: $0) != nil }
         let locale: AppLocale
         do {
             locale = try AppLocale.chosen(option: arguments.value("--locale"), environment: tool.environment)

@@ -52,6 +52,26 @@ final class ReldateToolTests: XCTestCase {
         XCTAssertTrue(malformed.stderr.hasPrefix("reldate: --locale takes a locale name"), malformed.stderr)
     }
 
+    /// ICU takes its default locale from LC_ALL, LC_MESSAGES or LANG itself,
+    /// whatever locale it is given, and crashed (SIGSEGV, 139) on some that
+    /// are no locale name. Such a name counts as C, for reldate and ICU.
+    func test_reldate_andFeedView_withALocaleVariableThatIsNoLocaleName_writeWhatCWrites() {
+        let records = comment + "\n"
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            for value in ["aaaaaaaaaaaa", "Chinese (Simplified)_China.936"] {
+                let environment = ["LC_ALL": "", "LC_MESSAGES": "", "LANG": ""].merging([name: value]) { $1 }
+                let run = sh("reldate --now 2020-05-20T11:24:59Z", stdin: records, environment: environment)
+                XCTAssertEqual(run.status, 0, "\(name)=\(value): \(run.stderr)")
+                XCTAssertEqual(run.lines, [String(comment.dropLast()) + #","relative_date":"1 day ago"}"#], "\(name)=\(value)")
+                let given = sh("reldate --now 2020-05-20T11:24:59Z --locale pt_BR 2020-05-19T11:24:59Z", environment: environment)
+                XCTAssertEqual(given.out, "há 1 dia\n", "\(name)=\(value): \(given.stderr)")
+                let view = sh("reldate --now 2020-05-20T11:24:59Z | feed-view --kind comments --now 2020-05-20T11:24:59Z", stdin: records, environment: environment)
+                XCTAssertEqual(view.status, 0, "\(name)=\(value): \(view.stderr)")
+                XCTAssertTrue(view.out.contains("a message"), view.out)
+            }
+        }
+    }
+
     func test_reldate_rejectsBadOptions() {
         XCTAssertEqual(sh("reldate --style huge < /dev/null").status, 64)
         XCTAssertEqual(sh("reldate --now soon < /dev/null").status, 64)

@@ -1,7 +1,6 @@
 // feed-serve: a local server of the feed API. The composition root only:
 // parse the command line, load the fixtures, start the server, print its
 // base URL, and stop cleanly on SIGINT or SIGTERM. See `feed-serve --help`.
-import Dispatch
 import EssentialFeed
 import FeedCLI
 import FeedServer
@@ -65,7 +64,10 @@ public enum FeedServeTool {
             tool.fail(ErrorRecord(.connectivity, "\(error)"))
             tool.finish()
         }
-        dispatchMain()
+        // The server's threads serve; this one waits, with the signals
+        // still blocked, for the signal's thread to end the process (not in
+        // libdispatch's main loop, whose wait let the signals in here).
+        Signals.waitForTheEnd()
     }
 }
 

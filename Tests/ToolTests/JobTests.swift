@@ -233,6 +233,28 @@ final class JobTests: XCTestCase {
     }
 }
 
+extension JobTests {
+    /// feed-serve started by a shell without job control, as a test or a
+    /// demo starts it (SIGINT ignored): SIGINT and SIGTERM stop it through
+    /// its own handling, 128 + the signal. Parked in libdispatch's main
+    /// loop, its main thread took signals itself: an ignored SIGINT was
+    /// dropped, and the server went on.
+    func test_feedServe_startedInTheBackground_stopsAtSIGINTAndSIGTERM() {
+        for (signal, number) in [("INT", 2), ("TERM", 15)] {
+            let run = sh(#"""
+                feed-serve --builtin demo > "$D/base" 2> /dev/null < /dev/null &
+                pid=$!
+                for _ in $(seq 50); do [ -s "$D/base" ] && break; sleep 0.1; done
+                kill -$SIGNAL $pid
+                wait $pid
+                echo "status $?"
+                curl -s -o /dev/null "$(cat "$D/base")/v1/feed" || echo "closed"
+                """#, environment: ["D": temporaryDirectory(self), "SIGNAL": signal], timeout: 20)
+            XCTAssertEqual(run.lines, ["status \(128 + number)", "closed"], "SIG\(signal): \(run.stderr)")
+        }
+    }
+}
+
 /// What the scripts print and where they put their locks.
 final class JobHygieneTests: XCTestCase {
     /// A password in the base URL, in a `postgresql://` store URI (user-info

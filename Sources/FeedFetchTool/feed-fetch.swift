@@ -264,7 +264,9 @@ extension SandboxRules {
     /// after the confinement (found by tracing it).
     static func fetching(environment: [String: String], netrc: String?) -> SandboxRules {
         var rules = SandboxRules.connecting(environment: environment)
-        rules.readable += [netrc, environment["SSL_CERT_FILE"], environment["SSL_CERT_DIR"]].compactMap { $0 }.filter { !$0.isEmpty }
+        // SSL_CERT_DIR may list directories, separated by colons, as OpenSSL reads it.
+        let directories = (environment["SSL_CERT_DIR"] ?? "").split(separator: ":").map(String.init)
+        rules.readable += ([netrc, environment["SSL_CERT_FILE"]].compactMap { $0 } + directories).filter { !$0.isEmpty }
         return rules
     }
 }

@@ -78,5 +78,11 @@ final class TLSToolTests: XCTestCase {
         let local = sh(#"feed-fetch "https://localhost:$P/v1/feed" | feed-map"#, environment: ["P": "\(port)", "SSL_CERT_DIR": d + "/cas"])
         XCTAssertEqual(local.status, 0, local.stderr)
         XCTAssertEqual(local.records().count, 1)
+        // A list of directories, as OpenSSL takes it: each one readable in
+        // the sandbox (here outside the temporary folder, which is).
+        let listed = sh(#"mkdir "$D/tmp" && TMPDIR="$D/tmp" feed-fetch "https://localhost:$P/v1/feed" | feed-map"#,
+                        environment: ["D": d, "P": "\(port)", "SSL_CERT_DIR": d + "/none:" + d + "/cas"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.records().count, 1)
     }
 }

@@ -43,14 +43,15 @@ public struct SandboxRules: Sendable, Equatable {
 
     /// `base`, and what a client that connects out reads: the resolver's
     /// files, TLS's configuration and certificate authorities, and the
-    /// libraries both load while they run (NSS modules, OpenSSL's).
+    /// libraries both load while they run (NSS modules, OpenSSL's) with the
+    /// loader's cache that finds them.
     public static func connecting(environment: [String: String]) -> SandboxRules {
         var rules = base(environment: environment)
         rules.network = .client
         rules.readable += [
             "/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services",
             "/etc/ssl", "/usr/lib/ssl", "/usr/share/ca-certificates", "/etc/pki",
-            "/lib", "/lib64", "/usr/lib", "/usr/lib64",
+            "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache",
         ]
         return rules
     }

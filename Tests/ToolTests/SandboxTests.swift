@@ -160,5 +160,9 @@ final class SandboxTests: XCTestCase {
                 "\(name): sandbox probe: exec /bin/true: Operation not permitted",
             ], tool)
         }
+        // The loader's cache, which finds the resolver's modules (NSS) that
+        // glibc loads at the first name looked up, after the confinement.
+        let cache = sh("feed-fetch - < /dev/null", environment: ["FEED_TEST_SANDBOX_PROBE": "1", "FEED_TEST_SANDBOX_PROBE_FILE": "/etc/ld.so.cache"])
+        XCTAssertTrue(cache.stderr.contains("feed-fetch: sandbox probe: open /etc/ld.so.cache: allowed"), cache.stderr)
     }
 }

@@ -80,7 +80,9 @@ public struct FeedViewRenderer {
     }
 
     /// Word-wraps `text` to the width, each line indented; words longer than
-    /// a line are cut. Line breaks in the text are kept.
+    /// a line are cut, each character counted once (a word of megabytes
+    /// from a server took minutes when the rest was counted at each cut).
+    /// Line breaks in the text are kept.
     func wrap(_ text: String, indent: String, style: ((String) -> String)? = nil) -> String {
         let room = max(10, options.width - indent.count)
         var out = ""
@@ -92,11 +94,11 @@ public struct FeedViewRenderer {
             }
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
                 var word = Substring(word)
-                while word.count > room {
+                while let cut = word.index(word.startIndex, offsetBy: room, limitedBy: word.endIndex), cut < word.endIndex {
                     if !line.isEmpty { flush() }
-                    line = String(word.prefix(room))
+                    line = String(word[..<cut])
                     flush()
-                    word = word.dropFirst(room)
+                    word = word[cut...]
                 }
                 if line.isEmpty {
                     line = String(word)

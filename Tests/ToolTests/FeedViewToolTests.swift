@@ -46,6 +46,18 @@ final class FeedViewToolTests: XCTestCase {
         """)
     }
 
+    /// A word longer than a line is cut into lines, each character counted
+    /// once: a server's description of one 2 MB word took minutes (the
+    /// rest of the word counted again at every line), and stalled feed-show.
+    func test_view_cutsAWordOfMegabytesIntoLines_inTime() {
+        let word = String(repeating: "x", count: 2_000_000)
+        let record = #"{"id":"A9496121-E218-466E-9685-E7A6C8DA9AD4","url":"http://x/a","description":"\#(word)y"}"#
+        let run = sh("feed-view --width 30 | sed -n '4p;$=' ", stdin: record + "\n", environment: env, timeout: 30)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        // Lines of 28 characters (30, less the indent), the last one short.
+        XCTAssertEqual(run.lines, ["  " + String(repeating: "x", count: 28), "\(2_000_001 / 28 + 1 + 4)"])
+    }
+
     func test_view_rendersCommentsWithRelativeDates() {
         let run = sh("feed-view --now 2020-05-20T11:24:59Z", stdin: comments, environment: env)
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -16,6 +16,28 @@ public enum Descriptor {
 
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// Gives each of descriptors 0, 1 and 2 that the caller closed (`<&-`,
+    /// `>&-`) /dev/null, opened the other way round (standard input for
+    /// writing, the outputs for reading): reading the input or writing an
+    /// output still fails with EBADF, as closed, but no file the tool opens
+    /// takes the number. SQLite refused a store that did (every command was
+    /// 74), and a write meant for the output could have landed in it.
+    /// Returns the descriptors that were closed.
+    @discardableResult
+    public static func fillClosedStandardStreams() -> Set<Int32> {
+        var closed: Set<Int32> = []
+        for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            closed.insert(fd)
+            // The lowest number free, `fd`: those below it are open.
+            let opened = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY)
+            if opened >= 0 && opened != fd {
+                dup2(opened, fd)
+                close(opened)
+            }
+        }
+        return closed
+    }
+
     /// Writes all of `bytes` to `fd`, retrying on EINTR and short writes.
     /// Returns 0 on success, else the errno.
     public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {

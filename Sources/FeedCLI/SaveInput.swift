@@ -21,6 +21,8 @@ public final class SaveInput {
     private let spool: Spool?
     /// With `tee`, why the lines could not be kept: then none is written on.
     private var teeFailure: ErrorRecord?
+    /// Whether reading the input failed (said once: no read follows).
+    private var unreadable = false
     /// Records read ahead, before the store was opened.
     private var ahead: [(document: JSONDocument, number: Int)?] = []
     private var aheadIndex = 0
@@ -149,6 +151,7 @@ public final class SaveInput {
         } catch {
             tool.fail(error)
             rejection = error
+            unreadable = true
             return nil
         }
     }
@@ -180,7 +183,7 @@ public final class SaveInput {
     public func drain() {
         if rejection == nil { rejection = ErrorRecord(.invalidData, "the input was set aside") }
         ahead = []
-        while true {
+        while !unreadable {
             let next: (line: ArraySlice<UInt8>, number: Int, truncated: Bool)?
             do throws(ErrorRecord) {
                 next = try lines.next()

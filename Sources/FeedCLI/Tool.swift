@@ -25,6 +25,8 @@ public final class Tool: @unchecked Sendable {
     public var writesErrorRecords = true
     /// The descriptor records are read from (standard input).
     public let input: Int32
+    /// Whether the caller closed standard input (`<&-`): reading it fails.
+    public let inputWasClosed: Bool
 
     /// Where a tool reads and writes records, and whether it takes SIGINT
     /// and SIGTERM (see `Signals`). Other than `.standard` only in tests,
@@ -54,6 +56,7 @@ public final class Tool: @unchecked Sendable {
         writesErrorRecords: Bool = true,
         streams: Streams = .standard
     ) {
+        inputWasClosed = Descriptor.fillClosedStandardStreams().contains(0)
         self.writesErrorRecords = writesErrorRecords
         input = streams.input
         self.name = name

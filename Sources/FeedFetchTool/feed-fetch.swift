@@ -42,8 +42,8 @@ public enum FeedFetchTool {
             A request record with "if_none_match" and "if_modified_since" (the
             "etag" and "last_modified" a response record gave) is sent as a
             conditional request; a 304 is written with an empty body_base64.
-            When there are no operands and standard input is a terminal or gives
-            nothing, the first feed page of the API at --base-url is fetched
+            When there are no operands and standard input is a terminal, closed or
+            gives nothing, the first feed page of the API at --base-url is fetched
             (BASE/v1/feed?limit=N). Use - to read standard input only.
 
             options:
@@ -237,7 +237,8 @@ public enum FeedFetchTool {
                 if operand == "-" { readStandardInput() } else { fetcher.fetch(HTTPRequest(operand)) }
             }
         } else {
-            if !Descriptor.isTerminal(0) { readStandardInput() }
+            // A closed input gives nothing, as a terminal does.
+            if !Descriptor.isTerminal(0) && !tool.inputWasClosed { readStandardInput() }
             if fetcher.queued == 0 {
                 fetcher.fetch(HTTPRequest(FeedEndpoint(limit: limit).url(requireBaseURL())))
             }

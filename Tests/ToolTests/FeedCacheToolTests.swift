@@ -525,6 +525,30 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(none.stderr.components(separatedBy: "cannot create a temporary file").count, 2, none.stderr)
     }
 
+    /// A standard stream closed by the caller (`<&-`, `>&-`, `2>&-`): the
+    /// store never takes its number (SQLite refused the store, 74, for any
+    /// command); reading a closed input or writing a closed output is an
+    /// error (74), as for the JSON store.
+    func test_commands_withAStandardStreamClosed_keepTheStoreApart() throws {
+        forEachFileStore { store in
+            cache("save", store, stdin: feedA)
+            let before = try? Data(contentsOf: URL(fileURLWithPath: store))
+            let s = quoted(store)
+            let info = sh("feed-cache --store \(s) info <&-")
+            XCTAssertEqual(info.status, 0, "\(store): \(info.stderr)")
+            XCTAssertEqual(info.records().first?["items"] as? Int, 2, info.out)
+            XCTAssertEqual(sh("feed-cache --store \(s) validate 2>&-").status, 0, store)
+            XCTAssertEqual(sh("feed-cache --store \(s) load 2>&- | wc -l").out, "2\n", store)
+            let closed = sh("feed-cache --store \(s) load >&-")
+            XCTAssertEqual(closed.status, 74, store)
+            XCTAssertEqual(closed.stderr, "feed-cache: cannot write to standard output: Bad file descriptor\n", store)
+            let unread = sh("feed-cache --store \(s) save <&-")
+            XCTAssertEqual(unread.status, 74, store)
+            XCTAssertEqual(unread.stderr, "feed-cache: cannot read standard input: Bad file descriptor\n", store)
+            XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: store)), before, "\(store) is as it was")
+        }
+    }
+
     func test_store_isCreatedReadableByItsOwnerOnly() throws {
         try forEachFileStore { store in
             cache("save", store, stdin: feedA)

@@ -137,6 +137,19 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(run.stderr.components(separatedBy: "GET \(url): started").count - 1, 1, run.stderr)
     }
 
+    /// A closed standard input gives nothing, as a terminal: the first page,
+    /// without a word. With `-`, reading it is the error it is.
+    func test_fetch_withStandardInputClosed_fetchesTheFirstPage() throws {
+        let server = try Served(test: self)
+        let run = sh("feed-fetch --limit 2 <&-", environment: ["FEED_BASE_URL": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(run.records().first?["url"] as? String, server.base + "/v1/feed?limit=2")
+        let dash = sh("feed-fetch - <&-", environment: ["FEED_BASE_URL": server.base])
+        XCTAssertEqual(dash.status, 74, dash.stderr)
+        XCTAssertEqual(dash.stderr, "feed-fetch: cannot read standard input: Bad file descriptor\n")
+    }
+
     func test_fetch_dashReadsOnlyStandardInputAndEmptyInputFetchesNothing() throws {
         let server = try Served(test: self)
         let run = sh("feed-fetch - < /dev/null", environment: ["FEED_BASE_URL": server.base])

@@ -152,10 +152,14 @@ final class EndpointTests: XCTestCase {
     }
 
     func test_isHTTPURL_requiresHTTPOrHTTPSWithAHost() {
-        for text in ["http://x.com", "https://x.com/", "HTTP://X.COM", "http://127.0.0.1:8080/a?b"] {
+        for text in ["http://x.com", "https://x.com/", "HTTP://X.COM", "http://127.0.0.1:8080/a?b", "http://[::1]:8080/", "http://[::1]",
+                     "http://[fe80::1%25eth0]/", "http://user:p%40ss@host/", "http://user@host:65535", "http://host:/", "http://h\u{F6}st.example/"] {
             XCTAssertTrue(Identifiers.isHTTPURL(text), text)
         }
-        for text in ["ftp://x.com", "http:/x.com", "http://", "http:///a", "http://?a", "http://#a", "x.com", "https:x"] {
+        for text in ["ftp://x.com", "http:/x.com", "http://", "http:///a", "http://?a", "http://#a", "x.com", "https:x",
+                     // An authority no client can use: said as such, not as a connection that failed.
+                     "http://[::1/", "http://[::1", "http://::1/", "http://[::1]x/", "http://[zz]/", "http://a:p@ss@host/", "http://host:99999/",
+                     "http://host:8x/", "http://host:-1/", "http://user@/", "http://:80/"] {
             XCTAssertFalse(Identifiers.isHTTPURL(text), text)
         }
     }

@@ -113,6 +113,26 @@ final class ScriptTests: XCTestCase {
         }
     }
 
+    /// A base URL with an authority no client can use is a usage error,
+    /// before anything is done: it was tried, and said as a connection
+    /// that failed (69; feed-show showed "Couldn't connect").
+    func test_everyScript_withABaseURLNoClientCanUse_isAUsageError() {
+        for base in ["http://[::1", "http://a:p@ss@host/", "http://host:99999"] {
+            for (script, arguments) in [("feed-sync", ""), ("feed-show", ""), ("feed-comments", id)] {
+                let store = temporaryDirectory(self) + "/feed.sqlite"
+                let run = sh(#""$S/\#(script)" --base-url "$B" \#(arguments)"#, environment: environment(nil, store: store).merging(["B": base]) { $1 })
+                XCTAssertEqual(run.status, 64, "\(script) \(base): \(run.stderr)")
+                XCTAssertFalse(run.out.contains("Couldn't connect"), run.out)
+                XCTAssertFalse(FileManager.default.fileExists(atPath: store), "nothing done")
+            }
+        }
+        let operand = sh("feed-fetch 'http://[::1/'")
+        XCTAssertEqual(operand.status, 64, operand.stderr)
+        let line = sh("feed-fetch", stdin: "http://host:99999/\n")
+        XCTAssertEqual(line.status, 65, line.stderr)
+        XCTAssertEqual(line.records().first?["error"] as? String, "invalid_data")
+    }
+
     func test_everyScript_takesOptionValuesInBothForms() throws {
         let server = try Served(test: self)
         let store = temporaryDirectory(self) + "/feed.sqlite"

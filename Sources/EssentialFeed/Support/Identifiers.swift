@@ -145,11 +145,45 @@ public enum Identifiers {
         guard isAbsoluteURL(text) else { return false }
         let lower = text.lowercased()
         for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
-            let rest = lower.dropFirst(scheme.count)
-            guard let first = rest.first else { return false }
-            return first != "/" && first != "?" && first != "#"
+            let rest = Array(text.utf8.dropFirst(scheme.utf8.count))
+            let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.count
+            return isUsableAuthority(rest[..<end])
         }
         return false
+    }
+
+    /// Whether an http(s) URL's authority is one a client can connect to:
+    /// user information without `@` and an `@`, if any; a host, a name or an
+    /// IPv6 address in brackets (hex digits, colons, dots, a `%` zone); and
+    /// a port of at most 65535, if any (none after the colon: the scheme's).
+    /// What fails here would fail as "not a valid URL" once sent, told as a
+    /// connection that failed.
+    static func isUsableAuthority(_ authority: ArraySlice<UInt8>) -> Bool {
+        let at = UInt8(ascii: "@"), colon = UInt8(ascii: ":")
+        guard authority.filter({ $0 == at }).count <= 1 else { return false }
+        let hostPort = authority.firstIndex(of: at).map { authority[($0 + 1)...] } ?? authority
+        let port: ArraySlice<UInt8>
+        if hostPort.first == UInt8(ascii: "[") {
+            guard let close = hostPort.firstIndex(of: UInt8(ascii: "]")) else { return false }
+            let address = hostPort[(hostPort.startIndex + 1)..<close]
+            let zone = address.firstIndex(of: UInt8(ascii: "%")) ?? address.endIndex
+            guard address[..<zone].contains(colon),
+                  address[..<zone].allSatisfy({ $0 == colon || $0 == UInt8(ascii: ".") || isHexDigit($0) }) else { return false }
+            let after = hostPort[(close + 1)...]
+            guard after.isEmpty || after.first == colon else { return false }
+            port = after.dropFirst()
+        } else {
+            let end = hostPort.firstIndex(of: colon) ?? hostPort.endIndex
+            let host = hostPort[..<end]
+            guard !host.isEmpty, !host.contains(UInt8(ascii: "[")), !host.contains(UInt8(ascii: "]")) else { return false }
+            port = hostPort[end...].dropFirst()
+        }
+        guard port.count <= 5, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+        return port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 65_535
+    }
+
+    private static func isHexDigit(_ c: UInt8) -> Bool {
+        (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || ((c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "f"))
     }
 
     /// The canonical upper-case form of `id` (8-4-4-4-12), without the

@@ -259,6 +259,10 @@ final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImag
         assertThatInsertThroughASymbolicLinkWritesTheLinkedFileAndKeepsTheLink(make: make, in: directory)
     }
 
+    func test_insert_throughALinkToNothingYet_makesTheLinkedFileAndKeepsTheLink() throws {
+        assertThatInsertThroughALinkToNothingYetMakesTheLinkedFileAndKeepsTheLink(make: make, in: directory)
+    }
+
     func test_info_describesAMissingStore() throws {
         assertThatInfoDescribesAMissingStore(kind: "json", make: make, in: directory)
     }

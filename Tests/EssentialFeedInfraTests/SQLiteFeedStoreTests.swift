@@ -259,6 +259,10 @@ final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageD
         assertThatInsertThroughASymbolicLinkWritesTheLinkedFileAndKeepsTheLink(make: make, in: directory)
     }
 
+    func test_insert_throughALinkToNothingYet_makesTheLinkedFileAndKeepsTheLink() throws {
+        assertThatInsertThroughALinkToNothingYetMakesTheLinkedFileAndKeepsTheLink(make: make, in: directory)
+    }
+
     func test_info_describesAMissingStore() throws {
         assertThatInfoDescribesAMissingStore(kind: "sqlite", make: make, in: directory)
     }

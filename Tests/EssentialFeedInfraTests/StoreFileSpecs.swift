@@ -366,6 +366,24 @@ extension FileFeedStoreSpecs where Self: XCTestCase {
         expect(make(real, 1), toRetrieve: second, file: file, line: line)
     }
 
+    /// A link to a file not made yet, in another folder (a relative link):
+    /// the first insert makes that file, beside which its lock goes, and
+    /// keeps the link; it once replaced the link with a file of its own.
+    func assertThatInsertThroughALinkToNothingYetMakesTheLinkedFileAndKeepsTheLink(make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(mkdir(directory.file("elsewhere"), 0o700), 0, file: file, line: line)
+        let link = directory.file(storeFileName)
+        XCTAssertEqual(symlink("elsewhere/real-" + storeFileName, link), 0, file: file, line: line)
+
+        let cached = CachedFeed(feed: uniqueFeed(count: 2), timestamp: anyTimestamp())
+        insert(cached, to: make(link, 1), file: file, line: line)
+
+        var st = stat()
+        XCTAssertEqual(lstat(link, &st), 0, file: file, line: line)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFLNK, "Expected the link to stay a link", file: file, line: line)
+        expect(make(directory.file("elsewhere/real-" + storeFileName), 1), toRetrieve: cached, file: file, line: line)
+        XCTAssertEqual(FeedStores.folder(of: link), directory.file("elsewhere"), file: file, line: line)
+    }
+
     func assertThatInfoDescribesAMissingStore(kind: String, make: @escaping StoreMaker, in directory: StoreTestDirectory, file: StaticString = #filePath, line: UInt = #line) {
         let path = directory.file(storeFileName)
 

@@ -268,8 +268,10 @@ public final class SQLiteFeedStore: FeedStore {
         // No open(2) of the database file here: closing any descriptor of it
         // would release the locks of this process's other connections to it.
         if creating {
-            try POSIXFiles.makeDirectories(POSIXFiles.directory(of: path))
-            try POSIXFiles.createPrivately(path)
+            // Through a link to nothing yet, the file it names (O_EXCL does not follow it).
+            let file = POSIXFiles.resolvingSymbolicLink(path)
+            try POSIXFiles.makeDirectories(POSIXFiles.directory(of: file))
+            try POSIXFiles.createPrivately(file)
         }
         guard let st = try POSIXFiles.status(path) else {
             if creating { throw POSIXFiles.failure("open", path, ENOENT) }

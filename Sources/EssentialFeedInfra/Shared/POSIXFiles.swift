@@ -120,13 +120,24 @@ enum POSIXFiles {
     }
 
     /// The file a symbolic link at `path` points to, or `path` itself when it
-    /// is not a link (or a link to nothing yet).
+    /// is not a link. A link to nothing yet gives the file it names (made by
+    /// the first write), through links to links (at most 40, as the kernel).
     static func resolvingSymbolicLink(_ path: String) -> String {
-        var st = stat()
-        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK,
-              let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        var current = path
+        for _ in 0..<40 {
+            var st = stat()
+            guard lstat(current, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return current }
+            if let resolved = realpath(current, nil) {
+                defer { free(resolved) }
+                return String(cString: resolved)
+            }
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &target, target.count - 1)
+            guard count > 0 else { return current }
+            let named = String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = named.hasPrefix("/") ? named : directory(of: current) + "/" + named
+        }
+        return current
     }
 
     /// The whole content of `file`, or nil when it does not exist; errors name `path`.

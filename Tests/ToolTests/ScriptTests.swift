@@ -133,6 +133,20 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(line.records().first?["error"] as? String, "invalid_data")
     }
 
+    /// An expired cache counts no item: the page's items are all new (it
+    /// once said "-N new", the expired items the save dropped taken off).
+    func test_feedSync_afterTheCacheExpired_countsThePagesItemsAsNew() throws {
+        let server = try Served(test: self)
+        let env = environment(server.base, store: temporaryDirectory(self) + "/feed.sqlite").merging(["FEED_LOG": "info"]) { $1 }
+        let first = sh(#""$S/feed-sync" --limit 4 --now 2026-01-01T00:00:00Z"#, environment: env)
+        XCTAssertTrue(first.stderr.contains("feed-sync: page 1: 3 items, 3 new\n"), first.stderr)
+        let again = sh(#""$S/feed-sync" --limit 4 --now 2026-01-01T00:01:00Z"#, environment: env)
+        XCTAssertTrue(again.stderr.contains("feed-sync: page 1: 3 items, 0 new\n"), again.stderr)
+        let expired = sh(#""$S/feed-sync" --limit 4 --now 2026-01-20T00:00:00Z"#, environment: env)
+        XCTAssertEqual(expired.status, 0, expired.stderr)
+        XCTAssertTrue(expired.stderr.contains("feed-sync: page 1: 3 items, 3 new\n"), expired.stderr)
+    }
+
     func test_everyScript_takesOptionValuesInBothForms() throws {
         let server = try Served(test: self)
         let store = temporaryDirectory(self) + "/feed.sqlite"

@@ -366,6 +366,25 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// A column or a table of ours gone (dropped by hand): the store is
+    /// damaged, said as such, and validate resets it, as any damage; it
+    /// once said "empty", and every save after failed with 74.
+    func test_aSQLiteStoreMissingAColumnOrATableOfOurs_isDamaged_andValidateResetsIt() throws {
+        for damage in ["ALTER TABLE feed_image DROP COLUMN location", "DROP TABLE image_data", "ALTER TABLE feed_cache DROP COLUMN etag"] {
+            let store = temporaryDirectory(self) + "/feed.sqlite"
+            cache("save", store, stdin: feedA)
+            XCTAssertEqual(sh("sqlite3 \(quoted(store)) \(quoted(damage))").status, 0, damage)
+            let load = cache("load", store)
+            XCTAssertEqual(load.status, 74, damage)
+            XCTAssertTrue(load.stderr.contains("damaged feed cache"), "\(damage): \(load.stderr)")
+            XCTAssertEqual(cache("validate", store).status, 0, damage)
+            XCTAssertEqual(cache("load", store).status, 66, "\(damage): validate reset the store")
+            let save = cache("save", store, stdin: feedB)
+            XCTAssertEqual(save.status, 0, "\(damage): \(save.stderr)")
+            XCTAssertEqual(cache("load", store).out, feedB, damage)
+        }
+    }
+
     func test_load_intoAPipe_ofADamagedSQLiteFeed_writesTheStoreErrorAlone() throws {
         let store = temporaryDirectory(self) + "/feed.sqlite"
         cache("save", store, stdin: feedA + feedB)

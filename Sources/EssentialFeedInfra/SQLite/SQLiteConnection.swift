@@ -217,12 +217,37 @@ final class SQLiteConnection {
                 throw ErrorRecord(.store, "\(path): feed cache schema version \(version) is newer than this release supports (\(SQLiteFeedStore.schemaVersion))")
             }
             guard version >= 1 else { throw ErrorRecord(.store, "\(path): not a feed cache (no schema version)") }
+            if version == Int64(SQLiteFeedStore.schemaVersion), let missing = try missingPartOfTheSchema() {
+                // Ours, with a part gone (dropped by hand): damaged, and reset as such.
+                corruptionDetected = true
+                throw ErrorRecord(.store, "\(path): damaged feed cache: \(missing)")
+            }
             return version == 1 ? .version1 : version == 2 ? .version2 : .current
         }
         // An empty file only (a write transaction gives it a page 1 in
         // memory, so ask the file): an empty database of someone else's is theirs.
         if applicationID == 0 && version == 0 && objects == 0 && header().isEmpty { return .uninitialized }
         throw ErrorRecord(.store, "\(path): not a feed cache (a SQLite database of another application)")
+    }
+
+    /// The columns of the current schema, table by table (`createSchema`).
+    private static let columns = [
+        ("feed_cache", ["singleton", "timestamp_seconds", "timestamp_nanoseconds", "validators_url", "etag", "last_modified"]),
+        ("feed_image", ["position", "id", "description", "location", "url", "first_cached_seconds"]),
+        ("image_data", ["url", "data"]),
+    ]
+
+    /// The first table or column of the current schema the file lacks, said
+    /// as SQLite would (`no such table: image_data`), or nil.
+    private func missingPartOfTheSchema() throws(ErrorRecord) -> String? {
+        for (table, expected) in Self.columns {
+            let statement = try prepare("SELECT name FROM pragma_table_info('\(table)')", "read")
+            var present: Set<String> = []
+            while try statement.step() { if let name = statement.text(0) { present.insert(name) } }
+            if present.isEmpty { return "no such table: \(table)" }
+            if let column = expected.first(where: { !present.contains($0) }) { return "table \(table) has no column \(column)" }
+        }
+        return nil
     }
 
     /// Version 1 to 2: the feed's validators, three columns of its row.

@@ -158,7 +158,7 @@ public enum FeedCacheTool {
         if command == "image" { tool.writesErrorRecords = false }
         if command != "image", arguments.value("--output") != nil { tool.usageError("--output goes with image only") }
         let expected = command == "image" ? 1 : 0
-        if operands.count != expected {
+        if operands.count != expected || (expected == 1 && operands[0].isEmpty) {
             tool.usageError(expected == 1 ? "image takes one URL" : "unexpected operand '\(operands[0])'")
         }
 

@@ -766,7 +766,7 @@ final class FeedCacheToolTests: XCTestCase {
     }
 
     func test_usageErrors() {
-        for args in ["", "bogus", "load extra", "load --append", "image", "--max-age 7x load", "--now yesterday load", "--wait -1 load"] {
+        for args in ["", "bogus", "load extra", "load --append", "image", "image ''", "--max-age 7x load", "--now yesterday load", "--wait -1 load"] {
             let run = sh("feed-cache --store /nonexistent/x.sqlite \(args) < /dev/null")
             XCTAssertEqual(run.status, 64, "feed-cache \(args): \(run.stderr)")
         }

@@ -77,6 +77,22 @@ final class ScriptTests: XCTestCase {
         }
     }
 
+    /// A page or feed file that is a symbolic link (a web server's folder
+    /// linked to a file elsewhere) is written through: the file it names is
+    /// replaced, and the link stays (it was replaced by the page).
+    func test_feedSync_pageThroughASymbolicLink_replacesTheFileItNames() throws {
+        let server = try Served(test: self)
+        let d = temporaryDirectory(self)
+        let run = sh(#"""
+            mkdir "$D/site" "$D/www" && : > "$D/site/index.html" && ln -s ../site/index.html "$D/www/index.html" &&
+            ln -s ../site/feed.atom "$D/www/feed.atom" &&
+            "$S/feed-sync" --html "$D/www/index.html" --atom "$D/www/feed.atom" && test -L "$D/www/index.html" && test -L "$D/www/feed.atom" &&
+            grep -c '<html' "$D/site/index.html" && grep -c '<feed' "$D/site/feed.atom"
+            """#, environment: environment(server.base, store: d + "/feed.sqlite").merging(["D": d]) { $1 })
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines, ["1", "1"], run.stderr)
+    }
+
     /// Under cron's empty environment without HOME, feed-sync says what is
     /// missing, as a store failure (74); it was bash's own message, status 1.
     func test_feedSync_withoutHOME_saysWhatIsMissing_with74() {

@@ -349,13 +349,16 @@ struct CacheContext {
         }
         if failures.isEmpty, let keepFailure {
             if let unavailable = writeCachedFeed() {
-                tool.diagnostics.info("fallback: no cached feed to write instead: \(unavailable.message)")
+                // Nothing cached is the usual case; a store that cannot be read is worth a line.
+                let said = "fallback: no cached feed to write instead: \(unavailable.message)"
+                if unavailable.kind == .notFound { tool.diagnostics.info(said) } else { tool.diagnostics.error(said) }
                 return tool.fail(keepFailure)
             }
             tool.diagnostics.error("fallback: \(keepFailure.message): wrote the cached feed from \(path) instead")
             return tool.record(keepFailure.kind)
         }
-        let reason = failures.first.map { $0.own?.message ?? "an error record" } ?? ""
+        // The input failed (`failures` is not empty from here on).
+        let reason = failures[0].own?.message ?? "an error record"
         guard let unavailable = writeCachedFeed() else {
             tool.diagnostics.info("fallback: the input failed (\(reason)): wrote the cached feed from \(path)")
             return
@@ -363,7 +366,6 @@ struct CacheContext {
         // Nothing cached is the usual case; a store that cannot be read (a database out of reach) is worth a line.
         let said = "fallback: the input failed and there is no cached feed to write: \(unavailable.message)"
         if unavailable.kind == .notFound { tool.diagnostics.info(said) } else { tool.diagnostics.error(said) }
-        guard !failures.isEmpty else { return tool.fail(unavailable) }
         for failure in failures {
             if let own = failure.own {
                 tool.fail(own)

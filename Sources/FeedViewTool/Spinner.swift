@@ -6,7 +6,8 @@ import Glibc
 
 /// A loading indicator on standard error (a terminal): a turning line and a
 /// text, redrawn ten times a second until `stop()` erases it. Drawn by a
-/// thread of its own, not a Dispatch timer (see `runAfter`).
+/// thread of its own, not a Dispatch timer on a global queue, which a
+/// confined tool may not use (see `Sandbox`).
 final class Spinner: @unchecked Sendable {
     private let text: String
     private let condition = Condition()

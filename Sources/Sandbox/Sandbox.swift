@@ -69,7 +69,8 @@ public struct SandboxRules: Sendable, Equatable {
 ///
 /// A confined tool must not use Dispatch's global queues: libdispatch reads
 /// /proc/<thread>/stat once a second to watch their threads, and stops the
-/// process when Landlock refuses it (see `runAfter`).
+/// process (SIGILL) when Landlock refuses it. A retry waits on a thread of
+/// its own (EssentialFeedNetwork's `runAfter`), feed-view's indicator too.
 public enum Sandbox {
     /// What was put in place, and what the kernel did not have.
     public struct Outcome: Sendable, Equatable {

@@ -153,7 +153,7 @@ final class EndpointTests: XCTestCase {
 
     func test_isHTTPURL_requiresHTTPOrHTTPSWithAHost() {
         for text in ["http://x.com", "https://x.com/", "HTTP://X.COM", "http://127.0.0.1:8080/a?b", "http://[::1]:8080/", "http://[::1]",
-                     "http://[fe80::1%25eth0]/", "http://user:p%40ss@host/", "http://user@host:65535", "http://host:/", "http://h\u{F6}st.example/"] {
+                     "http://[fe80::1%25eth0]/", "http://user:p%40ss@host/", "http://user@host:65535", "http://host:/", "http://host:000080/", "http://h\u{F6}st.example/"] {
             XCTAssertTrue(Identifiers.isHTTPURL(text), text)
         }
         for text in ["ftp://x.com", "http:/x.com", "http://", "http:///a", "http://?a", "http://#a", "x.com", "https:x",

@@ -18,5 +18,7 @@ final class MessageTextTests: XCTestCase {
         XCTAssertEqual(secondsText(1e12), "1000000000000")
         XCTAssertEqual(secondsText(-0.5), "-0.5")
         XCTAssertEqual(secondsText(0), "0")
+        XCTAssertFalse(secondsText(1e300).isEmpty, "no trap past Int64")
+        XCTAssertEqual(secondsText(.infinity), "inf")
     }
 }

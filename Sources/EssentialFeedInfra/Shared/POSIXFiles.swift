@@ -241,7 +241,6 @@ enum POSIXFiles {
         while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
     }
 
-    /// `2`, `0.5`: a wait in seconds for a message.
     /// The message of a store that stayed locked past the wait limit.
     static func busy(_ path: String, wait: Double) -> ErrorRecord {
         ErrorRecord(.busy, "\(path): store is busy: still locked by another process after waiting \(secondsText(wait)) s")

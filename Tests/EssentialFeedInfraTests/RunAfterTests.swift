@@ -1,4 +1,4 @@
-import EssentialFeed
+@testable import EssentialFeedNetwork
 import XCTest
 
 final class RunAfterTests: XCTestCase {

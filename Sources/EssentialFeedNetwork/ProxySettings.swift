@@ -1,3 +1,5 @@
+import EssentialFeed
+
 /// The proxies of the environment, read as curl reads them: `http_proxy`
 /// (lower case only: `HTTP_PROXY` may come from a CGI request's `Proxy`
 /// header), `https_proxy` or `HTTPS_PROXY`, then `all_proxy` or
@@ -75,11 +77,8 @@ extension ProxySettings {
     /// A proxy URL of the environment as a message names it: its host and
     /// port (curl's 1080 when it has none), never its user or password.
     public static func shown(_ proxy: String) -> String {
-        var rest = Substring(proxy)
-        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
-        var hostPort = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = hostPort.lastIndex(of: "@") { hostPort = hostPort[hostPort.index(after: at)...] }
-        let hasPort = hostPort.lastIndex(of: "]").map { hostPort[$0...].contains(":") } ?? hostPort.contains(":")
-        return hasPort ? String(hostPort) : hostPort + ":1080"
+        let authority = URLAuthority(URLAuthority.text(of: proxy[...]))
+        let hostPort = authority.host + authority.afterHost
+        return authority.port != nil ? String(hostPort) : hostPort + ":1080"
     }
 }

@@ -144,51 +144,8 @@ public enum Identifiers {
     public static func isHTTPURL(_ text: String) -> Bool {
         guard isAbsoluteURL(text) else { return false }
         let lower = text.lowercased()
-        for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
-            let rest = Array(text.utf8.dropFirst(scheme.utf8.count))
-            let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.count
-            return isUsableAuthority(rest[..<end])
-        }
-        return false
-    }
-
-    /// Whether an http(s) URL's authority is one a client can connect to:
-    /// user information without `@` and an `@`, if any; a host, a name or an
-    /// IPv6 address in brackets (hex digits, colons, dots, a `%` zone); and
-    /// a port of at most 65535, if any (none after the colon: the scheme's).
-    /// What fails here would fail as "not a valid URL" once sent, told as a
-    /// connection that failed.
-    static func isUsableAuthority(_ authority: ArraySlice<UInt8>) -> Bool {
-        let at = UInt8(ascii: "@"), colon = UInt8(ascii: ":")
-        guard authority.filter({ $0 == at }).count <= 1 else { return false }
-        let hostPort = authority.firstIndex(of: at).map { authority[($0 + 1)...] } ?? authority
-        let port: ArraySlice<UInt8>
-        if hostPort.first == UInt8(ascii: "[") {
-            guard let close = hostPort.firstIndex(of: UInt8(ascii: "]")) else { return false }
-            let address = hostPort[(hostPort.startIndex + 1)..<close]
-            let zone = address.firstIndex(of: UInt8(ascii: "%")) ?? address.endIndex
-            guard address[..<zone].contains(colon),
-                  address[..<zone].allSatisfy({ $0 == colon || $0 == UInt8(ascii: ".") || isHexDigit($0) }) else { return false }
-            let after = hostPort[(close + 1)...]
-            guard after.isEmpty || after.first == colon else { return false }
-            port = after.dropFirst()
-        } else {
-            let end = hostPort.firstIndex(of: colon) ?? hostPort.endIndex
-            let host = hostPort[..<end]
-            guard !host.isEmpty, !host.contains(UInt8(ascii: "[")), !host.contains(UInt8(ascii: "]")) else { return false }
-            port = hostPort[end...].dropFirst()
-        }
-        var number = 0
-        for digit in port {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return false }
-            number = number * 10 + Int(digit - UInt8(ascii: "0"))
-            if number > 65_535 { return false }
-        }
-        return true
-    }
-
-    private static func isHexDigit(_ c: UInt8) -> Bool {
-        (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || ((c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "f"))
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return false }
+        return URLAuthority(URLAuthority.text(of: Substring(text))).isUsable
     }
 
     /// The canonical upper-case form of `id` (8-4-4-4-12), without the

@@ -1,3 +1,5 @@
+import EssentialFeed
+
 /// What a message needs of a URL's text, read without a parser of its own
 /// (libcurl parses the URLs it fetches): its scheme and its host.
 enum URLText {
@@ -31,23 +33,13 @@ enum URLText {
 
     /// Where `user[:password]@` lies in the URL's authority.
     private static func userInfo(of url: String) -> Range<String.Index>? {
-        guard let authority = authority(of: url), let at = authority.lastIndex(of: "@") else { return nil }
-        return authority.startIndex..<authority.index(after: at)
-    }
-
-    /// The authority of a `scheme://authority/…` URL (user information included).
-    private static func authority(of url: String) -> Substring? {
-        guard let start = url.firstRange(of: "://") else { return nil }
-        return url[start.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard url.contains("://"), let user = URLAuthority(URLAuthority.text(of: url[...])).userInfo else { return nil }
+        return user.startIndex..<url.index(after: user.endIndex)
     }
 
     /// The host of an `scheme://[user@]host[:port]/…` URL, an IPv6 literal without its brackets.
     static func host(of url: String) -> String? {
-        guard var authority = authority(of: url) else { return nil }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[authority.index(after: authority.startIndex)..<close])
-        }
-        return String(authority.prefix { $0 != ":" })
+        guard url.contains("://") else { return nil }
+        return String(URLAuthority(URLAuthority.text(of: url[...])).hostName)
     }
 }

@@ -119,6 +119,24 @@ final class AcceptanceTests: XCTestCase {
         XCTAssertEqual(sh(#"sqlite3 "$FEED_STORE" 'PRAGMA integrity_check'"#, environment: env).out, "ok\n")
     }
 
+    /// Two symbolic links to one store are one store: a run through the
+    /// second waits for the run through the first (gives up at --wait 0
+    /// with 75); each link had a lock of its own, and both ran at once.
+    func test_feedSync_throughTwoLinksToOneStore_takesOneLock() throws {
+        let server = try Served(["--builtin", "acceptance", "--delay", "300"], test: self)
+        let d = temporaryDirectory(self)
+        var env = environment(server.base, d + "/a/feed.sqlite")
+        env["D"] = d
+        let run = sh(#"""
+            mkdir "$D/a" "$D/b" && ln -s ../a/feed.sqlite "$D/b/one.sqlite" && ln -s "$D/b/one.sqlite" "$D/two.sqlite" &&
+            { "$S/feed-sync" --store "$D/b/one.sqlite" --all --limit 2 & } && sleep 1 &&
+            { "$S/feed-sync" --store "$D/two.sqlite" --all --limit 2 --wait 0; b=$?; wait $!; a=$?; echo "$a $b"; }
+            """#, environment: env, timeout: 60)
+        XCTAssertEqual(run.lines.last, "0 75", run.out + run.stderr)
+        XCTAssertTrue(run.stderr.contains("another run on"), run.stderr)
+        XCTAssertEqual(sh("feed-cache load", environment: env).records().compactMap { $0["id"] as? String }, ids)
+    }
+
     func test_scripts_answerHelp() {
         for script in ["feed-sync", "feed-show", "feed-comments", "demo", "install", "test"] {
             let run = sh(#""$S/\#(script)" --help"#, environment: ["S": Self.scripts])

@@ -69,6 +69,33 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /other") }, [], "the Location was not followed")
     }
 
+    /// A redirect's own body counts against --max-body, as for curl's size
+    /// limit (libcurl's check of the Content-Length): a 302 declaring more
+    /// is an invalid_data record (65), and its Location is not asked; under
+    /// the limit, it is followed.
+    func test_aRedirectDeclaringABodyOverTheLimit_endsTheRequest_underItIsFollowed() throws {
+        let heads = Heads()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                if head.hasPrefix("GET /target") {
+                    guard connection.respond(#"{"ok":true}"#) else { return }
+                } else {
+                    let body = String(repeating: "x", count: 5000)
+                    guard connection.send("HTTP/1.1 302 Found\r\nLocation: /target\r\nContent-Length: 5000\r\n\r\n" + body) else { return }
+                }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let over = sh(#"feed-fetch --max-body 4k "$B/moved""#, environment: ["B": server.base])
+        XCTAssertEqual(over.status, 65, over.stderr)
+        XCTAssertEqual(over.records().first?["message"] as? String, "response body larger than 4096 bytes", over.out)
+        XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /target") }, [], "the Location was not followed")
+        let under = sh(#"feed-fetch --max-body 5k "$B/moved""#, environment: ["B": server.base])
+        XCTAssertEqual(under.status, 0, under.stderr)
+        XCTAssertEqual(under.records().first?["body"] as? [String: Bool], ["ok": true], under.out)
+    }
+
     /// Trailer fields of a chunked body are not the head's: an ETag there
     /// neither replaces the head's nor stands for a missing one, even
     /// after a trailer field that looks like a status line.

@@ -21,4 +21,19 @@ final class URLAuthorityTests: XCTestCase {
         XCTAssertNil(URLAuthority("host").port)
         XCTAssertEqual(URLAuthority("[::1]x").afterHost, "x")
     }
+
+    /// Split at bytes, as libcurl splits: a delimiter that a combining mark
+    /// joins into one character is still the delimiter (read as
+    /// characters, "@\u{301}" was no "@" and the whole was the host).
+    func test_init_splitsAtTheDelimitersBytes_evenWhereAMarkJoinsThemIntoOneCharacter() {
+        let joined = URLAuthority("user@\u{301}host:8\u{301}")
+        XCTAssertEqual(joined.userInfo, "user")
+        XCTAssertEqual(joined.host.utf8.count, "\u{301}host".utf8.count)
+        XCTAssertEqual(joined.port.map { Array($0.utf8) }, Array("8\u{301}".utf8))
+        XCTAssertFalse(joined.isUsable, "a port of digits only")
+        XCTAssertEqual(URLAuthority.text(of: "http://h/\u{301}x"), "h")
+        XCTAssertEqual(URLAuthority("[::1]\u{301}").hostName, "::1")
+        XCTAssertTrue(URLAuthority("[fe80::1%25eth0]:443").isUsable)
+        XCTAssertFalse(URLAuthority("[fe80::g]").isUsable)
+    }
 }

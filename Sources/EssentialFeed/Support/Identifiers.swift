@@ -143,8 +143,13 @@ public enum Identifiers {
     /// Whether `text` is an absolute http or https URL with a host.
     public static func isHTTPURL(_ text: String) -> Bool {
         guard isAbsoluteURL(text) else { return false }
-        let lower = text.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return false }
+        // The scheme in any case, compared as bytes (a lower-cased copy of
+        // every URL read was a string made for nothing).
+        let bytes = text.utf8
+        func starts(with prefix: String) -> Bool {
+            bytes.count >= prefix.utf8.count && zip(bytes, prefix.utf8).allSatisfy { a, b in (b == UInt8(ascii: ":") || b == UInt8(ascii: "/") ? a : a | 0x20) == b }
+        }
+        guard starts(with: "http://") || starts(with: "https://") else { return false }
         return URLAuthority(URLAuthority.text(of: Substring(text))).isUsable
     }
 

@@ -2,6 +2,12 @@
 /// splits it: the user information up to the last `@`, then the host (an
 /// IPv6 literal with its brackets), then what follows it (`:port`). The one
 /// reading of an authority for the URL check, messages and proxies.
+///
+/// Read as UTF-8 bytes, as libcurl reads it: every delimiter is ASCII, so
+/// each part is a slice of the text at byte boundaries. Read as characters
+/// (grapheme clusters), the check of every URL feed-fetch reads took 7% of
+/// its instructions for 1,000 small files (callgrind), more than all the
+/// JSON it wrote.
 public struct URLAuthority {
     /// Without its `@`; nil when there is none.
     public let userInfo: Substring?
@@ -11,37 +17,56 @@ public struct URLAuthority {
     public let afterHost: Substring
 
     public init(_ authority: Substring) {
-        var rest = authority
-        if let at = authority.lastIndex(of: "@") {
-            userInfo = authority[..<at]
-            rest = authority[authority.index(after: at)...]
+        let bytes = authority.utf8
+        var hostStart = bytes.startIndex
+        if let at = bytes.lastIndex(of: UInt8(ascii: "@")) {
+            userInfo = authority[bytes.startIndex..<at]
+            hostStart = bytes.index(after: at)
         } else {
             userInfo = nil
         }
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            host = rest[...close]
-        } else if rest.hasPrefix("[") {
-            host = rest
+        let rest = bytes[hostStart...]
+        let hostEnd: String.Index
+        if rest.first == UInt8(ascii: "[") {
+            hostEnd = rest.firstIndex(of: UInt8(ascii: "]")).map { bytes.index(after: $0) } ?? bytes.endIndex
         } else {
-            host = rest.prefix { $0 != ":" }
+            hostEnd = rest.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
         }
-        afterHost = rest[host.endIndex...]
+        host = authority[hostStart..<hostEnd]
+        afterHost = authority[hostEnd..<bytes.endIndex]
     }
 
     /// The authority of `url`: what follows its `://` (or all of it, with
     /// none) up to `/`, `?` or `#`.
     public static func text(of url: Substring) -> Substring {
-        let start = url.firstRange(of: "://")?.upperBound ?? url.startIndex
-        return url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let bytes = url.utf8
+        var start = bytes.startIndex
+        var index = bytes.startIndex
+        while let colon = bytes[index...].firstIndex(of: UInt8(ascii: ":")) {
+            let slashes = bytes[bytes.index(after: colon)...].prefix(2)
+            if slashes.elementsEqual("//".utf8) {
+                start = slashes.endIndex
+                break
+            }
+            index = bytes.index(after: colon)
+        }
+        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        return url[start..<end]
     }
 
     /// The host without the brackets of an IPv6 literal.
     public var hostName: Substring {
-        host.hasPrefix("[") && host.hasSuffix("]") && host.count >= 2 ? host.dropFirst().dropLast() : host
+        let bytes = host.utf8
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return host }
+        return host[bytes.index(after: bytes.startIndex)..<bytes.index(before: bytes.endIndex)]
     }
 
     /// The port, when the authority names one (`:` and digits, or `:` alone).
-    public var port: Substring? { afterHost.first == ":" ? afterHost.dropFirst() : nil }
+    public var port: Substring? {
+        let bytes = afterHost.utf8
+        guard bytes.first == UInt8(ascii: ":") else { return nil }
+        return afterHost[bytes.index(after: bytes.startIndex)...]
+    }
 
     /// Whether a client can connect with it: user information without `@`,
     /// if any; a host, a name or an IPv6 address in brackets (hex digits,
@@ -49,18 +74,23 @@ public struct URLAuthority {
     /// after the colon: the scheme's). What fails here would fail as "not a
     /// valid URL" once sent, told as a connection that failed.
     public var isUsable: Bool {
-        guard !(userInfo?.contains("@") ?? false), !host.isEmpty, afterHost.isEmpty || port != nil else { return false }
-        if host.hasPrefix("[") {
-            guard host.hasSuffix("]"), host.count >= 2 else { return false }
-            let address = hostName.prefix { $0 != "%" }
-            guard address.contains(":"), address.allSatisfy({ $0 == ":" || $0 == "." || ($0.isASCII && $0.isHexDigit) }) else { return false }
-        } else if host.contains("[") || host.contains("]") {
+        let host = host.utf8
+        guard !(userInfo?.utf8.contains(UInt8(ascii: "@")) ?? false), !host.isEmpty, afterHost.isEmpty || port != nil else { return false }
+        if host.first == UInt8(ascii: "[") {
+            guard host.count >= 2, host.last == UInt8(ascii: "]") else { return false }
+            let address = hostName.utf8.prefix { $0 != UInt8(ascii: "%") }
+            func isAddressByte(_ byte: UInt8) -> Bool {
+                byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
+            }
+            guard address.contains(UInt8(ascii: ":")), address.allSatisfy(isAddressByte) else { return false }
+        } else if host.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) {
             return false
         }
         var number = 0
-        for digit in port ?? "" {
-            guard let value = digit.wholeNumberValue, digit.isASCII else { return false }
-            number = number * 10 + value
+        for digit in port?.utf8 ?? afterHost.utf8[afterHost.utf8.endIndex...] {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return false }
+            number = number * 10 + Int(digit - UInt8(ascii: "0"))
             if number > 65_535 { return false }
         }
         return true

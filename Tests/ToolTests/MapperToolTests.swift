@@ -29,6 +29,27 @@ final class MapperToolTests: XCTestCase {
         #endif
     }
 
+    /// A response whose line has come whole is mapped before the mapper
+    /// waits for more input: a slow pipe shows each record as soon as it
+    /// exists. The records of a response, and an error record after it,
+    /// waited for 16 KiB more input or its end.
+    func test_mappers_writeAWholeResponsesRecords_beforeWaitingForMoreInput() {
+        let error = #"{"error":"connectivity","message":"refused","url":"http://h/x"}"#
+        for (mapper, response) in [("feed-map", feedResponse), ("comments-map", commentsResponse)] {
+            // The time the error record came out, and the time the input ended (4 s later).
+            let run = sh(#"""
+                { printf '%s\n%s\n' "$R" "$E"; sleep 4; } | \#(mapper) 2> /dev/null |
+                    { grep -m 1 -q '"error":"connectivity"' && date +%s%N; exec cat > /dev/null; }
+                date +%s%N
+                """#, environment: ["R": response, "E": error], timeout: 20)
+            let stamps = run.lines.compactMap { Int($0) }
+            XCTAssertEqual(stamps.count, 2, "\(mapper): \(run.out) \(run.stderr)")
+            if stamps.count == 2 {
+                XCTAssertGreaterThan(stamps[1] - stamps[0], 2_000_000_000, "\(mapper): the records came at once, not at the end of the input")
+            }
+        }
+    }
+
     /// `curl … | feed-map` without --raw: the mapper says once what to do.
     func test_mappers_onABarePayload_hintAtRawOnce() {
         let pretty = "{\n  \"items\": [\n    {\"id\": \"x\"}\n  ]\n}\n"

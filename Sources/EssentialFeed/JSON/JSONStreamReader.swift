@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // Over 400 lines, and one type: the reader's cursor, refills, line and
 // nesting state are one invariant that every method keeps; split across
 // files they would have to be exposed to each other. The grammar's pieces
@@ -92,6 +98,16 @@ public struct JSONStreamReader {
         }
         end += n
         return keep
+    }
+
+    /// Whether the bytes read so far hold a newline at or after `index`.
+    private func holdsNewline(from index: Int) -> Bool {
+        let to = end
+        return buffer.withUnsafeBufferPointer { p in
+            // memchr: the C library's vector search (a long line is
+            // searched at each refill's end).
+            index < to && memchr(p.baseAddress! + index, 0x0A, to - index) != nil
+        }
     }
 
     /// Makes at least `count` bytes from `position` available when the stream has them.
@@ -314,13 +330,15 @@ public struct JSONStreamReader {
     /// Reads the elements of the open array that are flat objects lying
     /// whole in the buffer (see `JSONFlatObjectScanner`), handing their
     /// members to `visitor`, after first making at least `minimum` bytes
-    /// ready when the stream has them; returns how many it read. It stops
-    /// before anything else, for the other methods; the scan tells how far
-    /// it validated, and the reader moves itself.
+    /// ready when the stream has them (unless the line's end is here
+    /// already: a line that has come whole is read without waiting for
+    /// more input, which may be long in coming); returns how many it read.
+    /// It stops before anything else, for the other methods; the scan
+    /// tells how far it validated, and the reader moves itself.
     @inline(__always)
     mutating func readFlatObjects<Visitor: JSONFlatObjectVisitor>(minimum: Int, _ visitor: inout Visitor) throws(ErrorRecord) -> Int {
         guard let container = open.last, !container.isObject, open.count < maxDepth else { return 0 }
-        if end - position < minimum { _ = try ensure(min(minimum, chunkSize)) }
+        if end - position < minimum, multiline || !holdsNewline(from: position) { _ = try ensure(min(minimum, chunkSize)) }
         var scanner = JSONFlatObjectScanner(multiline: multiline, nesting: open.count + 1 < maxDepth)
         let from = position, to = end
         let (read, elements) = buffer.withUnsafeBufferPointer { p in

@@ -109,6 +109,18 @@ final class TimestampTests: XCTestCase {
         XCTAssertEqual(Timestamp(seconds: 253_402_300_799).iso8601, "9999-12-31T23:59:59Z")
     }
 
+    /// A date whose offset moves it out of years 0000-9999 in UTC is no
+    /// date: it could not be written back with four digits (it was
+    /// written as "00-1-12-31T23:00:00Z" and "10000-01-01T00:59:59Z").
+    func test_iso8601_refusesADateOutsideFourDigitYearsInUTC() {
+        XCTAssertNil(Timestamp(iso8601: "0000-01-01T00:00:00+01:00"))
+        XCTAssertNil(Timestamp(iso8601: "9999-12-31T23:59:59-01:00"))
+        XCTAssertEqual(Timestamp(iso8601: "0000-01-01T00:00:00Z")?.iso8601, "0000-01-01T00:00:00Z")
+        XCTAssertEqual(Timestamp(iso8601: "0000-01-01T01:00:00+01:00")?.iso8601, "0000-01-01T00:00:00Z")
+        XCTAssertEqual(Timestamp(iso8601: "9999-12-31T23:59:59.999999999Z")?.iso8601, "9999-12-31T23:59:59.999999999Z")
+        XCTAssertEqual(Timestamp(iso8601: "9999-12-31T22:59:59-01:00")?.iso8601, "9999-12-31T23:59:59Z")
+    }
+
     /// A damaged store's timestamp may be anything: writing it never traps.
     func test_iso8601_ofTheFarthestSeconds_doesNotTrap() {
         for seconds in [Int64.min, Int64.min + 1, Int64.min + 86_399, Int64.max] {

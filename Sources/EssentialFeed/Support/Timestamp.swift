@@ -130,8 +130,15 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
               hour <= 23, minute <= 59, second <= 59 else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        // In UTC too, a year of four digits: else the date could not be
+        // written back as one (0000-01-01T00:00:00+01:00 is in year -1).
+        guard utcRange.contains(seconds) else { return nil }
         return Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
     }
+
+    /// The seconds of 0000-01-01T00:00:00Z through 9999-12-31T23:59:59Z.
+    private static let utcRange: ClosedRange<Int64> =
+        Int64(daysFromCivil(year: 0, month: 1, day: 1)) * 86_400...Int64(daysFromCivil(year: 9999, month: 12, day: 31)) * 86_400 + 86_399
 
     /// Appends `iso8601` as UTF-8 bytes, without building a string.
     public func appendISO8601(to out: inout [UInt8]) {

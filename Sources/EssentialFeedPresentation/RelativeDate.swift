@@ -78,23 +78,32 @@ public struct RelativeDateFormatter: Sendable {
     /// `units`, nil for the same second) and its whole count, negative for
     /// a date before `now`, by the calendar.
     func calendarDifference(_ date: Timestamp, _ now: Timestamp) -> (unit: Int?, signed: Int) {
-        let from = date.date, to = now.date
-        let (earlier, later) = from <= to ? (from, to) : (to, from)
-        let parts = calendar.dateComponents(Set(Self.units.map(\.0)), from: earlier, to: later)
+        let before = date <= now
+        let (earlier, later) = before ? (date, now) : (now, date)
+        // The whole seconds elapsed, counted exactly, from the earlier
+        // instant's whole second: as doubles, a difference a nanosecond
+        // short of a unit could round up to it.
+        let elapsed = later.seconds &- earlier.seconds &- (later.nanoseconds < earlier.nanoseconds ? 1 : 0)
+        let from = Date(timeIntervalSince1970: Double(earlier.seconds))
+        let to = Date(timeIntervalSince1970: Double(earlier.seconds) + Double(elapsed))
+        let parts = calendar.dateComponents(Set(Self.units.map(\.0)), from: from, to: to)
         for (index, (component, _)) in Self.units.enumerated() {
-            if let count = parts.value(for: component), count != 0 { return (index, from <= to ? -count : count) }
+            if let count = parts.value(for: component), count != 0 { return (index, before ? -count : count) }
         }
         return (nil, 0)
     }
 
-    /// The same for whole-second instants less than 28 days apart, by
-    /// arithmetic: in UTC a day is always 86,400 s and a week 7 days, and no
-    /// month or year fits in 28 days. Nil otherwise (the calendar decides).
+    /// The same for instants less than 28 days apart, by arithmetic (to
+    /// the nanosecond: a date 0.9999999 s away is "now", as doubles made it
+    /// "1 second ago"): in UTC a day is always 86,400 s and a week 7 days,
+    /// and no month or year fits in 28 days. Nil otherwise (the calendar
+    /// decides).
     static func shortSpan(_ date: Timestamp, _ now: Timestamp) -> (unit: Int?, signed: Int)? {
-        guard date.nanoseconds == 0, now.nanoseconds == 0 else { return nil }
-        let (difference, overflow) = now.seconds.subtractingReportingOverflow(date.seconds)
-        guard !overflow, difference.magnitude < 28 * 86_400 else { return nil }
-        let span = Int(difference.magnitude), sign = difference > 0 ? -1 : 1
+        let (seconds, overflow) = now.seconds.subtractingReportingOverflow(date.seconds)
+        guard !overflow, seconds.magnitude <= 28 * 86_400 else { return nil }
+        let difference = seconds * 1_000_000_000 + Int64(now.nanoseconds) - Int64(date.nanoseconds)
+        guard difference.magnitude < 28 * 86_400 * 1_000_000_000 else { return nil }
+        let span = Int(difference.magnitude / 1_000_000_000), sign = difference > 0 ? -1 : 1
         for (index, size) in [(2, 604_800), (3, 86_400), (4, 3_600), (5, 60), (6, 1)] where span >= size {
             return (index, sign * (span / size))
         }

@@ -70,7 +70,32 @@ final class RelativeDateFormatterTests: XCTestCase {
             }
         }
         XCTAssertNil(RelativeDateFormatter.shortSpan(Timestamp(seconds: 0), Timestamp(seconds: 28 * 86_400)), "28 days may hold a month")
-        XCTAssertNil(RelativeDateFormatter.shortSpan(Timestamp(seconds: 0, nanoseconds: 5), Timestamp(seconds: 60)), "fractions go to the calendar")
+        XCTAssertTrue(RelativeDateFormatter.shortSpan(Timestamp(seconds: 0, nanoseconds: 5), Timestamp(seconds: 60)) ?? (nil, 0) == (6, -59),
+                      "59.999999995 s: 59 whole seconds")
+        // With fractions, both count whole units elapsed, to the nanosecond.
+        for _ in 0..<2_000 {
+            let base = Int64.random(in: 0...250_000_000_000, using: &generator)
+            let date = Timestamp(seconds: base - Int64.random(in: -(27 * 86_400)...(27 * 86_400), using: &generator),
+                                 nanoseconds: Int32.random(in: 0..<1_000_000_000, using: &generator))
+            let now = Timestamp(seconds: base, nanoseconds: Int32.random(in: 0..<1_000_000_000, using: &generator))
+            let fast = RelativeDateFormatter.shortSpan(date, now), slow = formatter.calendarDifference(date, now)
+            XCTAssertTrue(fast?.unit == slow.unit && fast?.signed == slow.signed, "\(date) to \(now): \(String(describing: fast)) vs \(slow)")
+        }
+    }
+
+    /// Less than a whole second away is "now", however close to one and
+    /// however far from 1970 (as doubles, 0.9999999 s was "1 second ago",
+    /// and near year 9999 already 0.99999 s).
+    func test_lessThanAWholeSecondAway_isNow_exactly() {
+        let formatter = RelativeDateFormatter(locale: AppLocale("en_US_POSIX"))
+        let now = formatter.string(for: Timestamp(seconds: 100), relativeTo: Timestamp(seconds: 100))
+        for (seconds, nanoseconds) in [(Int64(1_589_973_899), Int32(999_999_900)), (253_402_300_738, 999_990_000), (253_402_300_738, 999_999_999)] {
+            XCTAssertEqual(formatter.string(for: Timestamp(seconds: seconds), relativeTo: Timestamp(seconds: seconds, nanoseconds: nanoseconds)), now)
+            XCTAssertEqual(formatter.calendarDifference(Timestamp(seconds: seconds), Timestamp(seconds: seconds, nanoseconds: nanoseconds)).unit, nil)
+        }
+        // Past 28 days, by the calendar: 28 days less a nanosecond is 4 weeks less a nanosecond, "3 weeks".
+        let late = Timestamp(seconds: 253_402_300_738 - 28 * 86_400, nanoseconds: 1)
+        XCTAssertEqual(formatter.string(for: late, relativeTo: Timestamp(seconds: 253_402_300_738)), "3 weeks ago")
     }
 
     /// Formatting is remembered by unit and count: the same words whatever the instants.

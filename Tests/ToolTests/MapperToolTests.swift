@@ -131,6 +131,28 @@ final class MapperToolTests: XCTestCase {
         XCTAssertEqual(run.stderr, "", "a passed-through error is not reported again")
     }
 
+    /// An error record of at most 1 MiB passes whole; one byte more, as a
+    /// short record, whatever its length (1.1 MB and 2 MB passed whole:
+    /// only a line a refill had crossed was held to the limit).
+    func test_mappers_passAnErrorRecordOfAtMost1MiBWhole_aLongerOneAsAShortRecord() {
+        let frame = #"{"error":"connectivity","message":"","url":"http://h/x"}"#.utf8.count
+        for mapper in ["feed-map", "comments-map"] {
+            for (length, whole) in [(1 << 20, true), ((1 << 20) + 1, false), (1_100_000, false), (2_000_000, false)] {
+                let message = String(repeating: "x", count: length - frame)
+                let error = #"{"error":"connectivity","message":""# + message + #"","url":"http://h/x"}"#
+                let run = sh(mapper, stdin: error + "\n")
+                XCTAssertEqual(run.status, 69, "\(mapper) \(length)")
+                XCTAssertEqual(run.lines.count, 1, "\(mapper) \(length)")
+                if whole {
+                    XCTAssertEqual(run.lines.first, error, "\(mapper) \(length)")
+                } else {
+                    XCTAssertLessThan(run.out.utf8.count, 1_000, "\(mapper) \(length)")
+                    XCTAssertTrue(run.out.contains("too long to pass through"), "\(mapper) \(length): \(run.out.prefix(200))")
+                }
+            }
+        }
+    }
+
     func test_feedMap_firstFailureDecidesTheExitStatus() {
         let run = sh("feed-map", stdin: "not json\n" + #"{"error":"store","message":"m"}"# + "\n")
         XCTAssertEqual(run.status, 65)

@@ -196,12 +196,14 @@ public struct JSONStreamReader {
     }
 
     /// The bytes of the line just finished (without its newline or a trailing
-    /// `\r`), when the line was short enough to be kept.
+    /// `\r`), when the line was short enough to be kept: at most
+    /// `keepLineLimit` bytes (a longer line may lie whole in the buffer,
+    /// when no refill came in between to let it go).
     public var finishedLine: ArraySlice<UInt8>? {
         guard let start = lineStart else { return nil }
         var stop = position - 1
         while stop > start, buffer[stop - 1] == 0x0D || buffer[stop - 1] == 0x20 || buffer[stop - 1] == 0x09 { stop -= 1 }
-        return buffer[start..<stop]
+        return stop - start <= keepLineLimit ? buffer[start..<stop] : nil
     }
 
     /// Whether the whole input (for `--raw`) has nothing but blanks left.

@@ -153,6 +153,19 @@ final class MapperToolTests: XCTestCase {
         }
     }
 
+    /// The mappers stream a response line of any length: FEED_MAX_LINE,
+    /// the other tools' limit, is not theirs (essential-feed(7)).
+    func test_mappers_readLinesLongerThanFEED_MAX_LINE() {
+        let description = String(repeating: "d", count: 3_000)
+        let response = feedResponse.replacingOccurrences(of: "a description", with: description)
+        let run = sh("feed-map", stdin: response + "\n", environment: ["FEED_MAX_LINE": "1k"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.out.contains(description), run.out.prefix(200).description)
+        let comments = sh("comments-map", stdin: commentsResponse.replacingOccurrences(of: "a message", with: description) + "\n",
+                          environment: ["FEED_MAX_LINE": "1k"])
+        XCTAssertEqual(comments.status, 0, comments.stderr)
+    }
+
     func test_feedMap_firstFailureDecidesTheExitStatus() {
         let run = sh("feed-map", stdin: "not json\n" + #"{"error":"store","message":"m"}"# + "\n")
         XCTAssertEqual(run.status, 65)

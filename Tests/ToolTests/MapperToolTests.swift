@@ -166,6 +166,14 @@ final class MapperToolTests: XCTestCase {
         XCTAssertEqual(comments.status, 0, comments.stderr)
     }
 
+    /// A page record shows a password in its URL as `***`, as every
+    /// printed record does (a response record made by hand may have one).
+    func test_feedMap_pageRecord_masksThePasswordOfItsURL() {
+        let run = sh("feed-map", stdin: #"{"url":"http://alice:secret@h/v1/feed","status":200,"etag":"x","body":{"items":[]}}"# + "\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines, [#"{"page":"http://alice:***@h/v1/feed","status":200,"etag":"x"}"#])
+    }
+
     func test_feedMap_firstFailureDecidesTheExitStatus() {
         let run = sh("feed-map", stdin: "not json\n" + #"{"error":"store","message":"m"}"# + "\n")
         XCTAssertEqual(run.status, 65)

@@ -155,7 +155,9 @@ public struct StreamingResponseMapper {
             let what = statusInvalid ? "status is not an HTTP status code" : "not a response record: no status"
             throw ErrorRecord(.invalidData, "\(what)", context: context(url), line: line)
         }
-        let page = PageRecord(url: url ?? "", status: status, etag: etag, lastModified: lastModified)
+        // The URL as every printed record shows it: a password as `***`
+        // (feed-fetch masked it already; a record made by hand may not).
+        let page = PageRecord(url: Secrets.redact(url ?? ""), status: status, etag: etag, lastModified: lastModified)
         if kind == .feed, page.isNotModified {
             // The cached feed is current: no items, the page record alone.
             discard(sink)

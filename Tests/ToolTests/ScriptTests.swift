@@ -32,6 +32,9 @@ final class ScriptTests: XCTestCase {
             ("feed-sync", "--now tomorrow", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not 'tomorrow'"),
             ("feed-sync", "--base-url ftp://h", "base URL 'ftp://h' is not an http(s) URL without query"),
             ("feed-sync", "--base-url 'http://a:secret@h/?q=1'", "base URL 'http://a:***@h/?q=1' is not an http(s) URL without query"),
+            ("feed-sync", "--base-url 'http://a:se@cret@h/?q=1'", "base URL 'http://a:***@h/?q=1' is not an http(s) URL without query"),
+            ("feed-show", "--base-url 'http://a:se@cret@h/?q=1'", "base URL 'http://a:***@h/?q=1' is not an http(s) URL without query"),
+            ("feed-comments", "--base-url 'http://a:se@cret@h/?q=1' \(id)", "base URL 'http://a:***@h/?q=1' is not an http(s) URL without query"),
             ("feed-sync", "--all=yes", "option '--all' takes no value"),
             ("feed-sync", "--bogus", "unknown option '--bogus'"),
             ("feed-sync", "extra", "unknown option 'extra'"),
@@ -106,6 +109,59 @@ final class ScriptTests: XCTestCase {
             XCTAssertEqual(run.status, 74, run.stderr)
             XCTAssertEqual(run.stderr, message)
         }
+    }
+
+    /// The base URL's password is on no tool's command line (any user reads
+    /// those in /proc): the scripts hand the URL to feed-paginate in its
+    /// environment, as the crontab gives it to them. Every tool is run
+    /// through a wrapper that writes down its arguments.
+    func test_everyScript_putsThePasswordOnNoCommandLine() throws {
+        let server = try Served(test: self)
+        let d = temporaryDirectory(self)
+        let base = server.base.replacingOccurrences(of: "http://", with: "http://alice:S3cret@")
+        var env = environment(base, store: d + "/feed.sqlite")
+        env["D"] = d
+        env["REAL"] = Products.directory
+        env["ID"] = id
+        let run = sh(#"""
+            mkdir "$D/bin" && for t in feed-paginate feed-fetch feed-map comments-map feed-cache reldate feed-view; do
+                printf '#!/bin/sh\nprintf "%%s\\n" "$0 $*" >> "%s/argv"\nexec "%s/%s" "$@"\n' "$D" "$REAL" "$t" > "$D/bin/$t" && chmod +x "$D/bin/$t" || exit 1
+            done
+            export FEED_BIN="$D/bin"
+            "$S/feed-sync" --pages 1 && "$S/feed-show" > /dev/null && "$S/feed-comments" "$ID" > /dev/null
+            echo "status $?"
+            grep -c 'feed-paginate' "$D/argv"; grep -c 'S3cret' "$D/argv"
+            """#, environment: env, timeout: 60)
+        XCTAssertEqual(run.lines.first, "status 0", run.stderr)
+        XCTAssertNotEqual(run.lines.dropFirst().first, "0", "feed-paginate was run through its wrapper")
+        XCTAssertEqual(run.lines.last, "0", "no command line held the password: \(run.out)")
+    }
+
+    /// Without their tools (cron's PATH, no FEED_BIN, the script not beside
+    /// them), the scripts say which tool is missing, with 127, before any
+    /// option is checked (each option's check failing read as a bad option,
+    /// 64); through a symbolic link to an installed script, the tools
+    /// beside the script it names are found.
+    func test_everyScript_withoutItsTools_says127_andThroughALinkFindsThem() throws {
+        let d = temporaryDirectory(self)
+        let run = sh(#"""
+            mkdir "$D/real" "$D/link" && for s in feed-sync feed-show feed-comments; do cp "$S/$s" "$D/real/$s"; ln -s ../real/$s "$D/link/$s"; done
+            for s in feed-sync feed-show feed-comments; do
+                operand=""; [ "$s" != feed-comments ] || operand=$ID
+                env -i HOME="$D" PATH=/usr/bin:/bin "$D/real/$s" --base-url http://127.0.0.1:9 --now 2026-01-01T00:00:00Z $operand 2>&1; echo "status $?"
+            done
+            for t in feed-paginate feed-fetch feed-map comments-map feed-cache reldate feed-view; do ln -s "$REAL/$t" "$D/real/$t"; done
+            env -i HOME="$D" PATH=/usr/bin:/bin "$D/link/feed-sync" --version; echo "status $?"
+            """#, environment: ["D": d, "S": AcceptanceTests.scripts, "REAL": Products.directory, "ID": id])
+        let lines = run.lines
+        XCTAssertEqual(lines.count, 8, run.out + run.stderr)
+        guard lines.count == 8 else { return }
+        for (index, script) in ["feed-sync", "feed-show", "feed-comments"].enumerated() {
+            XCTAssertEqual(lines[2 * index], "\(script): cannot find feed-paginate beside this script, in FEED_BIN or on PATH (/usr/bin:/bin)")
+            XCTAssertEqual(lines[2 * index + 1], "status 127")
+        }
+        XCTAssertTrue(lines[6].hasPrefix("feed-sync "), lines[6])
+        XCTAssertEqual(lines[7], "status 0")
     }
 
     /// `--version`: the tools' version (one constant), under the script's name.

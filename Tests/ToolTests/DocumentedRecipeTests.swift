@@ -415,6 +415,17 @@ final class DocumentedRecipeTests: XCTestCase {
         XCTAssertEqual(bad.stderr, "install: --prefix needs a value\ninstall: try 'scripts/install --help'\n")
     }
 
+    /// scripts/package takes a relative --from as the caller's (it was the
+    /// source tree's, and said "holds version ,"): a folder without the
+    /// executables is named, with 66, before anything is made.
+    func test_package_takesARelativeFromAsTheCallers_andSaysWhatIsMissing() {
+        let d = temporaryDirectory(self)
+        let run = sh(#"cd "$D" && "$R/scripts/package" --from nowhere --output out"#, environment: ["R": Self.root.path, "D": d])
+        XCTAssertEqual(run.status, 66, run.stderr)
+        XCTAssertEqual(run.stderr, "package: \(d)/nowhere/essential-feed is missing: build it first\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: d + "/out"), "nothing made")
+    }
+
     /// The multi-call executable runs each tool by its own name or as `essential-feed TOOL`.
     func test_multiCallExecutable_runsTheToolItIsCalledAs() throws {
         let beside = Products.path("essential-feed")

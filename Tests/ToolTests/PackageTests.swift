@@ -33,6 +33,10 @@ final class PackageTests: XCTestCase {
         let depends = Self.dependedOn(fields.out)
         for name in ["libc6", "libcurl4", "libpq5", "libsqlite3-0", "zlib1g"] { XCTAssertTrue(depends.contains(name), "\(name) in \(depends)") }
         XCTAssertFalse(fields.out.lowercased().contains("swift"), "no Swift package is needed")
+        // The tarball's units would name /bin/feed-sync: it has none (they were in share/systemd/user).
+        let listed = sh(#"tar -tzf "$T""#, environment: ["T": tarball])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertFalse(listed.out.contains("systemd"), listed.out)
 
         // Every library the executables load is of a package the .deb depends on (or one of those packages' own dependencies, which dpkg-shlibdeps leaves out).
         let tree = temporaryDirectory(self)

@@ -26,7 +26,7 @@ final class SystemdUnitTests: XCTestCase {
         let units = prefix + "/share/systemd/user"
         let service = try String(contentsOfFile: units + "/feed-sync.service", encoding: .utf8)
         let timer = try String(contentsOfFile: units + "/feed-sync.timer", encoding: .utf8)
-        XCTAssertFalse(service.contains("@BINDIR@"))
+        XCTAssertFalse(service.contains("@FEED_SYNC@"))
         let settings = Dictionary(service.split(separator: "\n").filter { !$0.hasPrefix("#") && $0.contains("=") }
             .map { line -> (String, String) in let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false); return (String(parts[0]), String(parts[1])) },
             uniquingKeysWith: { first, _ in first })
@@ -119,5 +119,28 @@ final class SystemdUnitTests: XCTestCase {
         for call in ["seccomp", "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self", "prctl"] {
             XCTAssertTrue(allowed.contains(call) && !denied.contains(call), "\(call) is allowed")
         }
+    }
+
+    /// scripts/install run from a folder of the caller's, with a relative
+    /// --from and a relative --prefix holding a space and a %: both are
+    /// the caller's (they were the source tree's), the unit's command is
+    /// quoted and its % doubled as systemd reads them (the unit named
+    /// ".../my" as its command), and --uninstall leaves no file or folder
+    /// of the install behind (mandb's index and cached pages stayed).
+    func test_install_takesRelativePathsAsTheCallers_quotesTheUnitsCommand_andUninstallLeavesNothing() throws {
+        let d = temporaryDirectory(self)
+        let products = URL(fileURLWithPath: Products.directory)
+        let run = sh(#"""
+            mkdir "$D/work" && cd "$D/work" && ln -s "$PRODUCTS" built &&
+            "$R/scripts/install" --from built --prefix "my 100% pfx" 2> /dev/null && echo installed &&
+            grep '^ExecStart=' "my 100% pfx/share/systemd/user/feed-sync.service" &&
+            "my 100% pfx/bin/feed-sync" --version > /dev/null && echo runs &&
+            { ! command -v systemd-analyze > /dev/null || MANPATH="$PWD/my 100% pfx/share/man:" XDG_RUNTIME_DIR="$D" systemd-analyze verify --user "my 100% pfx/share/systemd/user/feed-sync.service" "my 100% pfx/share/systemd/user/feed-sync.timer"; } && echo verified &&
+            "$R/scripts/install" --uninstall --prefix "my 100% pfx" 2> /dev/null && echo uninstalled &&
+            ls -A "$D/work"
+            """#, environment: ["D": d, "R": DocumentedRecipeTests.root.path, "PRODUCTS": products.path], timeout: 120)
+        XCTAssertEqual(run.lines, ["installed", #"ExecStart="\#(d)/work/my 100%% pfx/bin/feed-sync" --pages 3"#, "runs", "verified", "uninstalled", "built"],
+                       run.out + run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: DocumentedRecipeTests.root.path + "/my 100% pfx"), "nothing made in the source tree")
     }
 }

@@ -134,6 +134,33 @@ final class CompletionTests: XCTestCase {
     }
 
     /// A folder holding feed.json and feed.sqlite and a folder, for file-name completion.
+    /// A file name completed by bash is a file name to readline: a space
+    /// is escaped and a folder ends in `/` (without `-o filenames`,
+    /// `--store my<TAB>` made two words of "my store.sqlite"). Typed into an
+    /// interactive bash in tmux, where tmux is installed.
+    func test_bash_completesAFileNameAsAFileName_escapedAndAFolderWithItsSlash() throws {
+        let bash = try completions("bash")
+        let generated = try String(contentsOfFile: bash + "/feed-cache", encoding: .utf8)
+        XCTAssertTrue(generated.contains("--store) compopt -o filenames"), generated)
+        guard sh("command -v tmux").status == 0 else {
+            print("CompletionTests: tmux is not installed: completion is not typed into an interactive bash")
+            return
+        }
+        let d = temporaryDirectory(self)
+        let run = sh(#"""
+            mkdir -p "$D/w/cmp/sub" && : > "$D/w/cmp/my store.sqlite"
+            printf '%s\n' "PS1='$ '" "for f in \"$B\"/*; do source \"\$f\"; done" "cd \"$D/w\"" > "$D/rc"
+            export TMUX_TMPDIR="$D"
+            tmux new-session -d -s c -x 150 -y 10 "bash --rcfile '$D/rc' -i" || exit 1
+            sleep 0.5; tmux send-keys -t c 'feed-cache --store cmp/my' Tab; sleep 0.5
+            tmux capture-pane -t c -p | grep -F 'feed-cache'
+            tmux send-keys -t c C-u 'feed-cache --store cmp/su' Tab; sleep 0.5
+            tmux capture-pane -t c -p | grep -F 'feed-cache'
+            tmux kill-server
+            """#, environment: ["B": bash, "D": d], timeout: 30)
+        XCTAssertEqual(run.lines, [#"$ feed-cache --store cmp/my\ store.sqlite"#, "$ feed-cache --store cmp/sub/"], run.out + run.stderr)
+    }
+
     private func filesFolder() throws -> String {
         let directory = temporaryDirectory(self)
         for name in ["feed.json", "feed.sqlite", "other.txt"] { XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data())) }

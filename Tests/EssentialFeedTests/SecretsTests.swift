@@ -9,6 +9,11 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(Secrets.redact("http://alice:p%40ss@host/?q=a@b"), "http://alice:***@host/?q=a@b")
         XCTAssertEqual(Secrets.redact("http://alice:p@ss@host/x"), "http://alice:***@host/x", "an unescaped @ in the password")
         XCTAssertEqual(Secrets.redact("http://a:b:c@host#f"), "http://a:***@host#f")
+        // RFC 3986's sub-delimiters are a password's characters too (they ended the authority).
+        XCTAssertEqual(Secrets.redact("http://alice:s3cr(et@h/x"), "http://alice:***@h/x")
+        XCTAssertEqual(Secrets.redact("http://alice:it's@h"), "http://alice:***@h")
+        XCTAssertEqual(Secrets.redact("http://alice:p)w@h:8/"), "http://alice:***@h:8/")
+        XCTAssertEqual(Secrets.redact("'http://alice:p)w@h' (http://b:(x)@k)"), "'http://alice:***@h' (http://b:***@k)")
     }
 
     func test_redact_leavesURLsWithoutAPasswordAsTheyAre() {

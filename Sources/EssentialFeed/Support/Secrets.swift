@@ -51,11 +51,15 @@ public enum Secrets {
 
     /// Bytes that end a URL's authority: the path, query or fragment, and
     /// anything that cannot be in a URL (so that a URL inside a message or a
-    /// JSON string ends where it should).
+    /// JSON string ends where it should). Not `'`, `(` or `)`: RFC 3986's
+    /// sub-delimiters may be in a password, and libcurl sends them as
+    /// typed (a password "s3cr(et" was shown whole). A URL in a message
+    /// quoted with them still ends right: the last `@` before the path
+    /// is the user information's.
     private static func endsAuthority(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"),
-             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "("), UInt8(ascii: ")"):
+        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\""),
+             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "`"):
             return true
         default:
             return byte <= 0x20 || byte == 0x7F

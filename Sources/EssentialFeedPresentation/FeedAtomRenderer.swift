@@ -95,7 +95,13 @@ public struct FeedAtomRenderer {
             var html = ""
             if let url { html += "<p><img src=\"\(url)\" alt=\"\(MarkupText.xml(title))\"/></p>" }
             for text in [image.location, image.description].compactMap({ $0 }) { html += "<p>\(MarkupText.xml(text))</p>" }
-            if !html.isEmpty { out += "<content type=\"html\">\(MarkupText.xml(html))</content>\n" }
+            // An entry without an alternate link must have content (RFC
+            // 4287, 4.1.2): with neither image nor text, its title.
+            if !html.isEmpty {
+                out += "<content type=\"html\">\(MarkupText.xml(html))</content>\n"
+            } else {
+                out += "<content type=\"text\">\(MarkupText.xml(Self.oneLine(title)))</content>\n"
+            }
             out += "</entry>\n"
             return out
         case let .comment(comment):

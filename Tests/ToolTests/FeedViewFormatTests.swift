@@ -262,6 +262,11 @@ final class FeedViewFormatTests: XCTestCase {
         for scheme in ["javascript", "JavaScript", "data:", "vbscript"] { XCTAssertFalse(run.out.contains(scheme), run.out) }
         XCTAssertEqual(run.out.components(separatedBy: "<link rel=\"enclosure\"").count, 2, run.out)
         XCTAssertEqual(run.out.components(separatedBy: "<title>d").count, 6, "every entry keeps its text")
+        // With no link and no text, an entry still has content, as RFC 4287 requires (it had neither).
+        let bare = view("--format atom", #"{"id":"3F2504E0-4F89-11D3-9A0C-0305E82C3301","url":"ftp://x/a.png"}"# + "\n", language: "C")
+        XCTAssertEqual(bare.status, 0, bare.stderr)
+        try xmllint(bare.out)
+        XCTAssertTrue(bare.out.contains("<content type=\"text\">Image</content>"), bare.out)
     }
 
     /// What a feed reader makes of an entry: feedparser (Debian's) reads the

@@ -48,7 +48,10 @@ public struct Diagnostics: Sendable {
     /// Appends `text` with every control character shown escaped, so that
     /// one diagnostic stays one line and data in it (a URL, a message from
     /// a record) cannot drive the terminal: `\n`, `\r`, `\t`, and `\u001B`
-    /// style escapes for the rest of C0, DEL, C1 and U+2028/U+2029.
+    /// style escapes for the rest of C0, DEL, C1, U+2028/U+2029, and the
+    /// bidirectional controls (U+061C, U+200E/U+200F, U+202A-U+202E,
+    /// U+2066-U+2069), which would show the rest of the line reversed, as
+    /// the text view shows them as U+FFFD.
     static func appendEscaped(_ text: Substring, to bytes: inout [UInt8]) {
         let hex = Array("0123456789ABCDEF".utf8)
         for scalar in text.unicodeScalars {
@@ -57,7 +60,7 @@ public struct Diagnostics: Sendable {
             case 0x0A: bytes.append(contentsOf: "\\n".utf8)
             case 0x0D: bytes.append(contentsOf: "\\r".utf8)
             case 0x09: bytes.append(contentsOf: "\\t".utf8)
-            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029:
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
                 bytes.append(contentsOf: "\\u".utf8)
                 for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int(value >> UInt32(shift)) & 0xF]) }
             default:

@@ -33,5 +33,9 @@ final class ReportingTests: XCTestCase {
         var bytes: [UInt8] = []
         Diagnostics.appendEscaped("a\nb\r\tc\u{1B}[31m\u{7F}\u{85}\u{2028}é", to: &bytes)
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), #"a\nb\r\tc\u001B[31m\u007F\u0085\u2028é"#)
+        // Bidirectional controls, which show the rest of the line reversed (a URL from a server had them).
+        bytes = []
+        Diagnostics.appendEscaped("http://h/\u{202E}\u{2066}x\u{200F}\u{061C}y\u{2069}", to: &bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), #"http://h/\u202E\u2066x\u200F\u061Cy\u2069"#)
     }
 }

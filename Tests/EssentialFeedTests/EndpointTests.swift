@@ -131,9 +131,11 @@ final class EndpointTests: XCTestCase {
         for text in ["http://x.com", "https://x.com/a?b#c", "data:image/png;base64,AA==", "urn:isbn:1", "a+b-c.d:x", "http:é"] {
             XCTAssertTrue(Identifiers.isAbsoluteURL(text), text)
         }
-        for text in ["", "x.com", "/x", "1a:x", "a_b:x", ":x", "http:", "http://x.com/a b", "http://x.com/\t", "h\u{7F}:x"] {
+        for text in ["", "x.com", "/x", "1a:x", "a_b:x", ":x", "http:", "http://x.com/a b", "http://x.com/\t", "h\u{7F}:x",
+                     "http://x/\u{9B}31m", "http://x.com/long/path/\u{85}y", "http://x/é\u{80}"] {
             XCTAssertFalse(Identifiers.isAbsoluteURL(text), text.debugDescription)
         }
+        XCTAssertTrue(Identifiers.isAbsoluteURL("http://x.com/long/path/\u{A0}é\u{2028}"), "past C1, not a control")
     }
 
     /// The byte form checks eight bytes at a time past the scheme: a space,

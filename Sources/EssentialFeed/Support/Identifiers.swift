@@ -101,7 +101,8 @@ public enum Identifiers {
     }
 
     /// Whether `text` is an absolute URL: an RFC 3986 scheme, a colon, then
-    /// at least one character, with no spaces or control characters anywhere.
+    /// at least one character, with no spaces or control characters anywhere
+    /// (C0, DEL, and C1 as UTF-8: U+0080 to U+009F).
     public static func isAbsoluteURL(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { isAbsoluteURL(bytes: $0) }
@@ -125,17 +126,25 @@ public enum Identifiers {
         guard index < text.count else { return false }  // nothing after the colon
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
+        let rest = index
+        var any: UInt64 = 0
         while index + 8 <= text.count {
             let x = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
             let delete = x ^ (ones &* 0x7F)
             // A byte below 0x21, or a zero byte of `delete` (a 0x7F).
             if ((x &- ones &* 0x21) & ~x & highs) | ((delete &- ones) & ~delete & highs) != 0 { return false }
+            any |= x
             index += 8
         }
         while index < text.count {
             let c = text[index]
             if c <= 0x20 || c == 0x7F { return false }
+            any |= UInt64(c)
             index += 1
+        }
+        // Past ASCII: no C1 control (0xC2 then 0x80-0x9F).
+        if any & highs != 0 {
+            for k in rest..<(text.count - 1) where text[k] == 0xC2 && text[k + 1] < 0xA0 { return false }
         }
         return true
     }

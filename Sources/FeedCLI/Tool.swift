@@ -186,16 +186,15 @@ public final class Tool: @unchecked Sendable {
         }
     }
 
-    /// Parses one input line as a record, reporting it when invalid.
-    public func parseRecord(_ line: ArraySlice<UInt8>, _ number: Int, _ truncated: Bool) -> JSONDocument? {
-        if truncated {
-            fail(RecordLine.truncated(lineNumber: number))
-            return nil
-        }
-        do {
+    /// Parses one input line as a record, reporting it when invalid (and
+    /// handing `rejected` what was reported).
+    public func parseRecord(_ line: ArraySlice<UInt8>, _ number: Int, _ truncated: Bool, rejected: (String) -> Void = { _ in }) -> JSONDocument? {
+        do throws(ErrorRecord) {
+            if truncated { throw RecordLine.truncated(lineNumber: number) }
             return try RecordLine.parse(line, lineNumber: number)
         } catch {
             fail(error)
+            rejected(error.reported.message)
             return nil
         }
     }

@@ -8,6 +8,13 @@ protocol RecordView: AnyObject {
     func show(_ document: JSONDocument, on output: Output) throws(ErrorRecord) -> Bool
     /// Writes the end of the view.
     func finish(on output: Output) throws(ErrorRecord)
+    /// Notes an input line that shows nothing for a reason already said
+    /// (not a record, or a record of no kind the view knows).
+    func rejected(_ reason: String)
+}
+
+extension RecordView {
+    func rejected(_ reason: String) {}
 }
 
 /// The text on a terminal (the default format).
@@ -46,9 +53,10 @@ final class PageView: RecordView {
 
 /// The Atom feed: its entries wait in a spool (memory, then an unlinked
 /// temporary file) until the feed's date is known, then follow its head.
-/// An input that is only error records gives no document at all (a valid
-/// empty feed would tell every reader the feed is empty): `report` says
-/// the first error, and the tool exits with its status.
+/// An input that is only error records, or lines that are no records,
+/// gives no document at all (a valid empty feed would tell every reader
+/// the feed is empty): `report` says the first error, and the tool exits
+/// with its status.
 final class AtomView: RecordView {
     private var renderer: FeedAtomRenderer
     private let spool: Spool
@@ -75,6 +83,10 @@ final class AtomView: RecordView {
             try spool.append(line: entry.utf8.dropLast())  // its last newline
         }
         return true
+    }
+
+    func rejected(_ reason: String) {
+        if firstError == nil { firstError = reason }
     }
 
     func finish(on output: Output) throws(ErrorRecord) {

@@ -143,12 +143,14 @@ public enum FeedViewTool {
 
         tool.forEachLine { line, number, truncated in
             spinner?.stop()
-            guard let document = tool.parseRecord(line, number, truncated) else { return }
+            guard let document = tool.parseRecord(line, number, truncated, rejected: view.rejected) else { return }
             if let kind = RecordKind.errorKind(of: document) { tool.record(kind) }
             // A page record (feed-map's word to the cache) shows nothing.
             if RecordKind.isPage(document) { return }
             guard try view.show(document, on: tool.output) else {
-                tool.diagnostics.error(InputLocation.prefix(line: number) + "not a feed image, image comment or error record")
+                let reason = InputLocation.prefix(line: number) + "not a feed image, image comment or error record"
+                view.rejected(reason)
+                tool.diagnostics.error(reason)
                 tool.record(.invalidData)
                 return
             }

@@ -247,6 +247,15 @@ final class FeedViewFormatTests: XCTestCase {
         XCTAssertEqual(mixed.status, 69)
         try xmllint(mixed.out)
         XCTAssertEqual(mixed.out.components(separatedBy: "<entry>").count, 2, mixed.out)
+
+        // Lines that are no records, or records of no kind it shows, are errors too (a valid empty feed was written, with 65).
+        for (input, reason) in [("garbage\n", "stdin:1: invalid JSON at byte 1: unexpected character 'g'"),
+                                (#"{"x":1}"# + "\n", "stdin:1: not a feed image, image comment or error record")] {
+            let invalid = view("--format atom --now 2026-01-01T00:00:00Z", input, language: "C")
+            XCTAssertEqual(invalid.status, 65)
+            XCTAssertEqual(invalid.out, "", "no document")
+            XCTAssertEqual(invalid.stderr, "feed-view: \(reason)\nfeed-view: no feed written: the input held only errors: \(reason)\n")
+        }
     }
 
     /// Links and content to http and https only: a javascript:, data: or

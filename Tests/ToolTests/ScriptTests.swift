@@ -39,6 +39,10 @@ final class ScriptTests: XCTestCase {
             ("feed-sync", "--bogus", "unknown option '--bogus'"),
             ("feed-sync", "extra", "unknown option 'extra'"),
             ("feed-show", "--limit 0", "--limit takes a whole number from 1 to 1000, not '0'"),
+            // A value's control characters shown escaped: one line, nothing for the terminal.
+            ("feed-show", #"--base-url "$(printf 'ftp://x/\033]0;PWN\007\nfeed-show: fake')""#,
+             #"base URL 'ftp://x/\u001B]0;PWN\u0007\nfeed-show: fake' is not an http(s) URL without query"#),
+            ("feed-sync", #"--pages "$(printf '1\r2')""#, #"--pages takes a whole number from 1 to 1000, not '1\r2'"#),
             ("feed-show", "--limit", "option '--limit' needs a value"),
             ("feed-show", "--width 5", "--width takes a whole number from 20 to 1000, not '5'"),
             ("feed-show", "--color=sometimes", "--color takes auto, always or never, not 'sometimes'"),

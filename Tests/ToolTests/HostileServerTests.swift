@@ -69,17 +69,25 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /other") }, [], "the Location was not followed")
     }
 
-    /// A redirect's own body counts against --max-body, as for curl's size
-    /// limit (libcurl's check of the Content-Length): a 302 declaring more
-    /// is an invalid_data record (65), and its Location is not asked; under
-    /// the limit, it is followed.
-    func test_aRedirectDeclaringABodyOverTheLimit_endsTheRequest_underItIsFollowed() throws {
+    /// --max-body holds the body as decoded, the one kept: a redirect's
+    /// own body does not count (it is not kept: the Location is asked),
+    /// nor does a gzip body's size as sent (12 bytes, 31 sent, under a
+    /// limit of 12 bytes); a plain body its Content-Length shows over the
+    /// limit is refused at once. libcurl's own limit held every response's
+    /// Content-Length to it, as sent.
+    func test_maxBody_holdsTheBodyKept_asDecoded_notARedirectsNorTheCompressedSize() throws {
         let heads = Heads()
+        let plain = Array("twelve bytes".utf8)
+        let gzipped = try gzip(plain)
         let server = try RawSocketServer { connection in
             while let head = connection.readRequest() {
                 heads.append(head)
                 if head.hasPrefix("GET /target") {
                     guard connection.respond(#"{"ok":true}"#) else { return }
+                } else if head.hasPrefix("GET /gzip") {
+                    guard connection.send(Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\n\r\n".utf8) + gzipped) else { return }
+                } else if head.hasPrefix("GET /plain") {
+                    guard connection.send("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\n") else { return }
                 } else {
                     let body = String(repeating: "x", count: 5000)
                     guard connection.send("HTTP/1.1 302 Found\r\nLocation: /target\r\nContent-Length: 5000\r\n\r\n" + body) else { return }
@@ -87,13 +95,25 @@ final class HostileServerTests: XCTestCase {
             }
         }
         addTeardownBlock { server.stop() }
-        let over = sh(#"feed-fetch --max-body 4k "$B/moved""#, environment: ["B": server.base])
+        let moved = sh(#"feed-fetch --max-body 4k "$B/moved""#, environment: ["B": server.base])
+        XCTAssertEqual(moved.status, 0, moved.stderr)
+        XCTAssertEqual(moved.records().first?["body"] as? [String: Bool], ["ok": true], moved.out)
+        XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /target") }.count, 1, "the Location was asked")
+        XCTAssertGreaterThan(gzipped.count, 12)
+        let coded = sh(#"feed-fetch --max-body 12 "$B/gzip""#, environment: ["B": server.base])
+        XCTAssertEqual(coded.status, 0, coded.stderr)
+        XCTAssertEqual(coded.records().first?["body_base64"] as? String, Data(plain).base64EncodedString(), coded.out)
+        let over = sh(#"feed-fetch --max-body 12 "$B/plain""#, environment: ["B": server.base])
         XCTAssertEqual(over.status, 65, over.stderr)
-        XCTAssertEqual(over.records().first?["message"] as? String, "response body larger than 4096 bytes", over.out)
-        XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /target") }, [], "the Location was not followed")
-        let under = sh(#"feed-fetch --max-body 5k "$B/moved""#, environment: ["B": server.base])
-        XCTAssertEqual(under.status, 0, under.stderr)
-        XCTAssertEqual(under.records().first?["body"] as? [String: Bool], ["ok": true], under.out)
+        XCTAssertEqual(over.records().first?["message"] as? String, "response body larger than 12 bytes", over.out)
+    }
+
+    /// `bytes` compressed by gzip(1).
+    private func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let d = temporaryDirectory(self)
+        XCTAssertTrue(FileManager.default.createFile(atPath: d + "/plain", contents: Data(bytes)))
+        XCTAssertEqual(sh(#"gzip -n "$D/plain""#, environment: ["D": d]).status, 0)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: d + "/plain.gz")))
     }
 
     /// Trailer fields of a chunked body are not the head's: an ETag there

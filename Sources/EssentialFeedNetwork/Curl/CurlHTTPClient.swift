@@ -89,7 +89,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         // does not count the time a slow reader of the output holds it up:
         // libcurl's own is off.
         feed_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, 0)
-        feed_curl_setopt_offset(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodyBytes))
+        // The body's limit is the transfer's (``CurlTransfer``): as decoded,
+        // and at once from the Content-Length of a body kept as sent.
         feed_curl_setopt_string(curl, CURLOPT_USERAGENT, userAgent)
         feed_curl_setopt_pointer(curl, CURLOPT_ERRORBUFFER, transfer.errors)
         // Over TLS, a transfer waits for a connection it can multiplex on
@@ -242,8 +243,6 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
             return HTTPFailure(.connectionLost, "connection lost")
         case CURLE_TOO_MANY_REDIRECTS: return HTTPFailure(.tooManyRedirects, "too many redirects (\(maxRedirects))")
-        case CURLE_FILESIZE_EXCEEDED:
-            return HTTPFailure(.bodyTooLarge, "response body larger than \(counted(maxBodyBytes, "byte"))")
         case CURLE_ABORTED_BY_CALLBACK: return HTTPFailure(.cancelled, "cancelled")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,

@@ -105,6 +105,20 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertTrue((run.records().first?["message"] as? String)?.contains("timed out") ?? false, run.out)
     }
 
+    /// --timeout counts from a request's sending, not from its line: a
+    /// request waiting for one of the --parallel places is not sent yet
+    /// (as curl --max-time with --parallel). Three of 0.6 s, one at a
+    /// time, under a bound of 1 s: all answered, in 1.8 s or more.
+    func test_fetch_timeout_startsWhenTheRequestIsSent_notWhileItWaitsForItsTurn() throws {
+        let server = try Served(test: self)
+        let started = Date()
+        let run = sh(#"feed-fetch --parallel 1 --timeout 1 "$B/_fault/delay=600/v1/feed?limit=1" "$B/_fault/delay=600/v1/feed?limit=2" "$B/_fault/delay=600/v1/feed?limit=3""#,
+                     environment: ["B": server.base], timeout: 30)
+        XCTAssertEqual(run.status, 0, run.out + run.stderr)
+        XCTAssertEqual(run.records().map { $0["status"] as? Int }, [200, 200, 200])
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 1.8)
+    }
+
     func test_fetch_truncatedBodyIsAConnectivityErrorNeverAResponse() throws {
         let server = try Served(test: self)
         let run = sh("feed-fetch \"$B/_fault/truncate=5/v1/feed\"", environment: ["B": server.base])

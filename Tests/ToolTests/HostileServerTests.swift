@@ -123,8 +123,10 @@ final class HostileServerTests: XCTestCase {
         let server = try RawSocketServer { connection in
             while let head = connection.readRequest() {
                 let etag = head.hasPrefix("GET /a ") ? "ETag: \"head\"\r\n" : ""
+                // An empty body (GET /empty): its trailer comes before any body byte.
+                let chunks = head.hasPrefix("GET /empty ") ? "" : "c\r\n{\"items\":[]}\r\n"
                 let sent = connection.send("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\(etag)\r\n"
-                    + "c\r\n{\"items\":[]}\r\n0\r\nETag: \"trailer\"\r\nLast-Modified: Tue, 01 Dec 2026 00:00:00 GMT\r\n"
+                    + chunks + "0\r\nETag: \"trailer\"\r\nLast-Modified: Tue, 01 Dec 2026 00:00:00 GMT\r\n"
                     // A trailer field that looks like a status line (libcurl
                     // takes any with a colon) starts no new head.
                     + "HTTP/1.1 200 x:y\r\nETag: \"after\"\r\n\r\n")
@@ -141,6 +143,11 @@ final class HostileServerTests: XCTestCase {
         XCTAssertNil(records.first?["last_modified"], "\(records)")
         XCTAssertNil(records.last?["last_modified"], "\(records)")
         XCTAssertTrue(run.lines.allSatisfy { $0.hasSuffix(#","body":{"items":[]}}"#) }, run.out)
+        // After an empty body too (the trailer's status-like line began a head, and the response was "connection lost").
+        let empty = sh(#"feed-fetch "$B/empty""#, environment: ["B": server.base])
+        XCTAssertEqual(empty.status, 0, empty.out + empty.stderr)
+        XCTAssertEqual(empty.records().first?["status"] as? Int, 200, empty.out)
+        XCTAssertNil(empty.records().first?["etag"], empty.out)
     }
 
     /// An entity tag with bytes past ASCII (obs-text) could not go back to

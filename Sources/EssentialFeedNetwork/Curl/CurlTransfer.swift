@@ -63,6 +63,10 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     var followsRedirects = true
     /// Whether a response's head has begun (its status line came) and not ended.
     var isInHead: Bool { status != 0 && !headEnded }
+    /// Whether the last head is the final response's: no other head follows.
+    private var isFinal: Bool {
+        status >= 200 && !(location && followsRedirects && (300...399).contains(status) && status != 304)
+    }
 
     /// Takes one header line of a response (libcurl gives every response's,
     /// redirects' and 1xx included: a status line starts the next); false
@@ -84,11 +88,13 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         let bytes = UnsafeRawBufferPointer(rebasing: line[..<end])
         // A chunked body's trailer fields come after the head has ended:
         // they are not the head's (RFC 9110, 6.5.1), and a validator there
-        // does not replace the head's. Once body bytes have come, even a
-        // field that looks like a status line is one (libcurl hands over
-        // any trailer line with a colon; a followed redirect's body never
-        // reaches `receive`, so the next response's head comes before any).
-        if headEnded, body != nil { return true }
+        // does not replace the head's. After the head of the final
+        // response (not a 1xx, not a redirect that is followed, whose next
+        // head comes), or once body bytes have come, even a field that
+        // looks like a status line is one: libcurl hands over any trailer
+        // line with a colon (after an empty body, one began a head, and
+        // the response was "connection lost").
+        if headEnded, body != nil || isFinal { return true }
         if bytes.starts(with: Self.httpPrefix) {
             guard let status = Self.status(ofStatusLine: bytes, http2: isHTTPS) else { return refuse("malformed status line") }
             self.status = status
@@ -121,8 +127,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             // not kept). libcurl's own limit (CURLOPT_MAXFILESIZE) held
             // every response's Content-Length to it, as sent: a gzip body
             // of 1 MiB and a few bytes, 12 bytes decoded, was refused.
-            if let length = contentLength?.drop(while: { $0 == "0" }), Inflater.Coding(contentCodings: contentCodings) == nil,
-               !(location && followsRedirects && (300...399).contains(status)),
+            if isFinal, let length = contentLength?.drop(while: { $0 == "0" }), Inflater.Coding(contentCodings: contentCodings) == nil,
                length.count > 18 || Int(length) ?? 0 > limit {
                 failure = ResponseBody.tooLarge(limit)
                 return false

@@ -28,7 +28,26 @@ final class ConfirmFeedCacheUseCaseTests: XCTestCase {
         store.completeRetrieval(with: CachedFeed(feed: [], timestamp: now))
         let sut = LocalFeedLoader(store: store, currentDate: { self.now })
         XCTAssertEqual(try sut.confirm(validators: validators), CachedFeedHeader(timestamp: now, count: 0))
-        XCTAssertEqual(store.messages, [.beginTransaction, .touchCachedFeed(now), .setValidators(validators), .retrieveHeader, .commit])
+        XCTAssertEqual(store.messages, [.beginTransaction, .touchCachedFeed(now), .retrieveValidators, .setValidators(validators), .retrieveHeader, .commit])
+    }
+
+    /// A 304 updates the validators it gives and keeps the others (RFC
+    /// 9111, 4.3.4): an ETag alone keeps the Last-Modified kept for the
+    /// same URL (it was dropped); for another URL, nothing is kept.
+    func test_confirm_keepsAKeptValidatorThe304DidNotGive_forTheSameURL() throws {
+        let kept = FeedValidators(url: validators.url, etag: "\"v0\"", lastModified: "Tue, 01 Dec 2026 00:00:00 GMT")
+        let store = FeedStoreSpy()
+        store.completeRetrieval(with: CachedFeed(feed: [], timestamp: now))
+        store.validatorsResult = .success(kept)
+        _ = try LocalFeedLoader(store: store, currentDate: { self.now }).confirm(validators: validators)
+        let merged = FeedValidators(url: validators.url, etag: "\"v1\"", lastModified: "Tue, 01 Dec 2026 00:00:00 GMT")
+        XCTAssertEqual(store.messages, [.beginTransaction, .touchCachedFeed(now), .retrieveValidators, .setValidators(merged), .retrieveHeader, .commit])
+
+        let other = FeedStoreSpy()
+        other.completeRetrieval(with: CachedFeed(feed: [], timestamp: now))
+        other.validatorsResult = .success(FeedValidators(url: "https://other/v1/feed", etag: nil, lastModified: "Tue, 01 Dec 2026 00:00:00 GMT"))
+        _ = try LocalFeedLoader(store: other, currentDate: { self.now }).confirm(validators: validators)
+        XCTAssertEqual(other.messages, [.beginTransaction, .touchCachedFeed(now), .retrieveValidators, .setValidators(validators), .retrieveHeader, .commit])
     }
 
     func test_confirm_withoutNewValidators_keepsThoseCached() throws {

@@ -143,13 +143,22 @@ public struct LocalFeedLoader {
     /// The server confirmed the cached feed current (a 304 Not Modified to
     /// a conditional request): the feed stays as it is and is stamped with
     /// the current time, so that the maximum age counts from this
-    /// confirmation, and keeps `validators` when the 304 gave new ones.
+    /// confirmation, and keeps `validators` when the 304 gave new ones:
+    /// those it gave replace those kept for the same URL, and a kept one
+    /// it did not give stays (RFC 9111, 4.3.4: a 304 with an ETag alone
+    /// dropped the Last-Modified, and later requests sent one validator).
     /// Nil when nothing is cached (there is nothing to confirm).
     public func confirm(validators: FeedValidators?) throws(ErrorRecord) -> CachedFeedHeader? {
         let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) -> CachedFeedHeader? in
             guard try tx.touchCachedFeed(timestamp: timestamp) else { return nil }
-            if let validators { try tx.setValidators(validators) }
+            if var validators {
+                if validators.etag == nil || validators.lastModified == nil, let kept = try tx.retrieveValidators(), kept.url == validators.url {
+                    validators.etag = validators.etag ?? kept.etag
+                    validators.lastModified = validators.lastModified ?? kept.lastModified
+                }
+                try tx.setValidators(validators)
+            }
             return try tx.retrieveHeader()
         }
     }

@@ -40,8 +40,7 @@ public final class ImageInput {
                 continue
             }
             if let kind = RecordKind.errorKind(of: document) {
-                tool.output.line(line)
-                tool.record(kind)
+                tool.passOn(errorRecord: line, kind: kind)
                 continue
             }
             do throws(ErrorRecord) {

@@ -165,8 +165,7 @@ public final class SaveInput {
             return nil
         }
         if let kind = RecordKind.errorKind(of: document) {
-            tool.output.line(line)
-            tool.record(kind)
+            tool.passOn(errorRecord: line, kind: kind)
             rejection = ErrorRecord(kind, "an error record on input", line: number)
             return nil
         }
@@ -194,8 +193,7 @@ public final class SaveInput {
             guard let (line, number, truncated) = next else { return }
             guard let document = tool.parseRecord(line, number, truncated) else { continue }
             if let kind = RecordKind.errorKind(of: document) {
-                tool.output.line(line)
-                tool.record(kind)
+                tool.passOn(errorRecord: line, kind: kind)
                 continue
             }
             if RecordKind.isPage(document) { continue }

@@ -38,8 +38,7 @@ final class SpillingSink: MappedRecordSink {
     }
 
     func passThrough(_ line: ArraySlice<UInt8>, kind: ErrorKind) {
-        tool.output.line(line)
-        tool.record(kind)
+        tool.passOn(errorRecord: line, kind: kind)
     }
 
     func fail(_ error: ErrorRecord) {

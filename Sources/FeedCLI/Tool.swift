@@ -178,12 +178,19 @@ public final class Tool: @unchecked Sendable {
         forEachLine { line, number, truncated in
             guard let document = parseRecord(line, number, truncated) else { return }
             if let kind = RecordKind.errorKind(of: document) {
-                output.line(line)
-                record(kind)
+                passOn(errorRecord: line, kind: kind)
                 return
             }
             try body(document, number)
         }
+    }
+
+    /// Writes an error record met on input as it came, but for the password
+    /// of any URL in it, shown as `***` (as every printed URL), and notes
+    /// its kind for the exit status.
+    public func passOn(errorRecord line: ArraySlice<UInt8>, kind: ErrorKind) {
+        output.line(Secrets.redacted(line))
+        record(kind)
     }
 
     /// Parses one input line as a record, reporting it when invalid (and

@@ -193,7 +193,7 @@ public enum FeedFetchTool {
                 if first == UInt8(ascii: "{") || truncated {
                     guard let document = tool.parseRecord(line, number, truncated) else { return }
                     if let kind = RecordKind.errorKind(of: document) {
-                        fetcher.passThrough(line, kind: kind)
+                        fetcher.passThrough(Secrets.redacted(line), kind: kind)
                         return
                     }
                     guard let node = document.member(document.root, "url"), let url = document.string(node) else {

@@ -14,6 +14,10 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(Secrets.redact("http://alice:it's@h"), "http://alice:***@h")
         XCTAssertEqual(Secrets.redact("http://alice:p)w@h:8/"), "http://alice:***@h:8/")
         XCTAssertEqual(Secrets.redact("'http://alice:p)w@h' (http://b:(x)@k)"), "'http://alice:***@h' (http://b:***@k)")
+        // The next URL's "://" ends an authority: it is not swallowed, and its own password is masked.
+        XCTAssertEqual(Secrets.redact("x(http://h)(http://u:pw@k/v1/feed)"), "x(http://h)(http://u:***@k/v1/feed)")
+        XCTAssertEqual(Secrets.redact("http://h'http://u:pw@k/v1"), "http://h'http://u:***@k/v1")
+        XCTAssertEqual(Array(Secrets.redacted(ArraySlice(#"{"url":"http://u:pw@k"}"#.utf8))), Array(#"{"url":"http://u:***@k"}"#.utf8))
     }
 
     func test_redact_leavesURLsWithoutAPasswordAsTheyAre() {

@@ -141,4 +141,18 @@ final class CredentialsTests: XCTestCase {
         XCTAssertEqual(missing.out, "", "every image is cached")
         XCTAssertFalse(try String(contentsOfFile: dir + "/feed.sqlite", encoding: .isoLatin1).contains("secret:"), "no password kept as an image data key")
     }
+
+    /// An error record met on input is passed on as it came, but for a
+    /// password in a URL, shown as `***`, as every printed URL (a record
+    /// made by hand passed it in clear).
+    func test_everyFilter_passesAnErrorRecordOn_withItsPasswordMasked() {
+        let error = #"{"error":"connectivity","message":"refused by http://alice:secret@h/x","url":"http://alice:secret@h/v1/feed"}"#
+        let masked = #"{"error":"connectivity","message":"refused by http://alice:***@h/x","url":"http://alice:***@h/v1/feed"}"#
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        for command in ["feed-map", "comments-map", "feed-fetch", "reldate", "feed-cache --store \(quoted(store)) save", "feed-cache --store \(quoted(store)) save-images"] {
+            let run = sh(command, stdin: error + "\n")
+            XCTAssertEqual(run.status, 69, "\(command): \(run.stderr)")
+            XCTAssertEqual(run.out, masked + "\n", command)
+        }
+    }
 }

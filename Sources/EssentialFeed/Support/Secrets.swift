@@ -28,7 +28,9 @@ public enum Secrets {
             out.append(contentsOf: bytes[i..<(i + 3)])
             let start = i + 3
             var end = start
-            while end < bytes.count, !endsAuthority(bytes[end]) { end += 1 }
+            // Up to what ends an authority, or the next URL's "://".
+            while end < bytes.count, !endsAuthority(bytes[end]),
+                  !(bytes[end] == UInt8(ascii: ":") && end + 2 < bytes.count && bytes[end + 1] == UInt8(ascii: "/") && bytes[end + 2] == UInt8(ascii: "/")) { end += 1 }
             let authority = bytes[start..<end]
             if let at = authority.lastIndex(of: UInt8(ascii: "@")),
                let colon = authority[..<at].firstIndex(of: UInt8(ascii: ":")) {
@@ -42,6 +44,13 @@ public enum Secrets {
             i = end
         }
         return changed ? String(decoding: out, as: UTF8.self) : text
+    }
+
+    /// A record's line (an error record passed on) with the password of
+    /// every URL in it shown as `***`: the line itself when it has no `@`.
+    public static func redacted(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard line.contains(UInt8(ascii: "@")) else { return line }
+        return ArraySlice(redact(String(decoding: line, as: UTF8.self)).utf8)
     }
 
     /// Whether `text` names a URL whose user-info holds a password.

@@ -69,12 +69,14 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /other") }, [], "the Location was not followed")
     }
 
-    /// --max-body holds the body as decoded, the one kept: a redirect's
-    /// own body does not count (it is not kept: the Location is asked),
-    /// nor does a gzip body's size as sent (12 bytes, 31 sent, under a
-    /// limit of 12 bytes); a plain body its Content-Length shows over the
-    /// limit is refused at once. libcurl's own limit held every response's
-    /// Content-Length to it, as sent.
+    /// --max-body holds the body as decoded, the one kept: a gzip body's
+    /// size as sent does not count (12 bytes, 31 sent, under a limit of 12
+    /// bytes); a plain body its Content-Length shows over the limit is
+    /// refused at once, and so is a followed redirect's as sent (libcurl
+    /// reads it through: a server could make each request drain data until
+    /// its timeout); under the limit, the redirect is followed. A 304 or a
+    /// 204 has no body, whatever length it gives. libcurl's own limit held
+    /// every response's Content-Length to it, as sent.
     func test_maxBody_holdsTheBodyKept_asDecoded_notARedirectsNorTheCompressedSize() throws {
         let heads = Heads()
         let plain = Array("twelve bytes".utf8)
@@ -88,6 +90,14 @@ final class HostileServerTests: XCTestCase {
                     guard connection.send(Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(gzipped.count)\r\n\r\n".utf8) + gzipped) else { return }
                 } else if head.hasPrefix("GET /plain") {
                     guard connection.send("HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\n") else { return }
+                } else if head.hasPrefix("GET /304") || head.hasPrefix("GET /204") {
+                    let status = head.hasPrefix("GET /304") ? "304 Not Modified" : "204 No Content"
+                    guard connection.send("HTTP/1.1 \(status)\r\nETag: \"v\"\r\nContent-Length: 5000\r\n\r\n") else { return }
+                } else if head.hasPrefix("GET /endless") {
+                    // A redirect whose body would never end: refused at its length, not drained.
+                    guard connection.send("HTTP/1.1 302 Found\r\nLocation: /target\r\nContent-Length: 1000000000000\r\n\r\n") else { return }
+                    while connection.send(String(repeating: "x", count: 65_536)) {}
+                    return
                 } else {
                     let body = String(repeating: "x", count: 5000)
                     guard connection.send("HTTP/1.1 302 Found\r\nLocation: /target\r\nContent-Length: 5000\r\n\r\n" + body) else { return }
@@ -95,10 +105,21 @@ final class HostileServerTests: XCTestCase {
             }
         }
         addTeardownBlock { server.stop() }
-        let moved = sh(#"feed-fetch --max-body 4k "$B/moved""#, environment: ["B": server.base])
+        let moved = sh(#"feed-fetch --max-body 5k "$B/moved""#, environment: ["B": server.base])
         XCTAssertEqual(moved.status, 0, moved.stderr)
         XCTAssertEqual(moved.records().first?["body"] as? [String: Bool], ["ok": true], moved.out)
         XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /target") }.count, 1, "the Location was asked")
+        let started = Date()
+        let endless = sh(#"feed-fetch --max-body 1k --timeout 20 "$B/endless""#, environment: ["B": server.base])
+        XCTAssertEqual(endless.status, 65, endless.stderr)
+        XCTAssertEqual(endless.records().first?["message"] as? String, "response body larger than 1024 bytes", endless.out)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused at its length, not drained to the timeout")
+        XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /target") }.count, 1, "its Location was not asked")
+        for path in ["304", "204"] {
+            let bodiless = sh(#"feed-fetch --max-body 1k "$B/\#(path)""#, environment: ["B": server.base])
+            XCTAssertEqual(bodiless.status, 0, "\(path): \(bodiless.out) \(bodiless.stderr)")
+            XCTAssertEqual(bodiless.records().first?["status"] as? Int, Int(path), bodiless.out)
+        }
         XCTAssertGreaterThan(gzipped.count, 12)
         let coded = sh(#"feed-fetch --max-body 12 "$B/gzip""#, environment: ["B": server.base])
         XCTAssertEqual(coded.status, 0, coded.stderr)

@@ -121,13 +121,17 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             // No request asks to switch protocols (RFC 9110, 15.2.2).
             if status == 101 { return refuse("101 Switching Protocols, not asked for") }
             // A body its length shows to be over the limit is refused at
-            // once, before any of it comes: a body kept as sent, that is
-            // (a coded one's limit is its size decoded, counted as it is
-            // decoded), and not a redirect's that is followed (its body is
-            // not kept). libcurl's own limit (CURLOPT_MAXFILESIZE) held
-            // every response's Content-Length to it, as sent: a gzip body
-            // of 1 MiB and a few bytes, 12 bytes decoded, was refused.
-            if isFinal, let length = contentLength?.drop(while: { $0 == "0" }), Inflater.Coding(contentCodings: contentCodings) == nil,
+            // once, before any of it comes: the final response's when it is
+            // kept as sent (a coded one's limit is its size decoded, counted
+            // as it is decoded), and a followed redirect's as sent (libcurl
+            // reads it through to reuse the connection: a server could
+            // make every request drain data until its timeout). A 204 or a
+            // 304 has no body, whatever length it gives (a 304 may give the
+            // 200's). libcurl's own limit (CURLOPT_MAXFILESIZE) held every
+            // response's Content-Length to it, as sent: a gzip body of
+            // 1 MiB and a few bytes, 12 bytes decoded, was refused.
+            if status >= 200, status != 204, status != 304, let length = contentLength?.drop(while: { $0 == "0" }),
+               !isFinal || Inflater.Coding(contentCodings: contentCodings) == nil,
                length.count > 18 || Int(length) ?? 0 > limit {
                 failure = ResponseBody.tooLarge(limit)
                 return false

@@ -43,6 +43,12 @@ final class ScriptTests: XCTestCase {
             ("feed-show", #"--base-url "$(printf 'ftp://x/\033]0;PWN\007\nfeed-show: fake')""#,
              #"base URL 'ftp://x/\u001B]0;PWN\u0007\nfeed-show: fake' is not an http(s) URL without query"#),
             ("feed-sync", #"--pages "$(printf '1\r2')""#, #"--pages takes a whole number from 1 to 1000, not '1\r2'"#),
+            // C1 (as UTF-8), U+2028 and the bidirectional controls too, whatever the locale (cron's is C).
+            ("feed-show", #"--width "$(printf '5\302\233x\342\200\250\342\200\256\342\201\246')""#,
+             #"--width takes a whole number from 20 to 1000, not '5\u009Bx\u2028\u202E\u2066'"#),
+            // A user name holding an @ (an e-mail address), and a password with a byte that is no UTF-8: masked.
+            ("feed-sync", "--base-url 'http://me@example.com:secret@h/?q'", "base URL 'http://me@example.com:***@h/?q' is not an http(s) URL without query"),
+            ("feed-show", #"--base-url "$(printf 'http://u:p\351ss@h/?q')""#, "base URL 'http://u:***@h/?q' is not an http(s) URL without query"),
             ("feed-show", "--limit", "option '--limit' needs a value"),
             ("feed-show", "--width 5", "--width takes a whole number from 20 to 1000, not '5'"),
             ("feed-show", "--color=sometimes", "--color takes auto, always or never, not 'sometimes'"),

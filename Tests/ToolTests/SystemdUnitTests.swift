@@ -142,5 +142,13 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(run.lines, ["installed", #"ExecStart="\#(d)/work/my 100%% pfx/bin/feed-sync" --pages 3"#, "runs", "verified", "uninstalled", "built"],
                        run.out + run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: DocumentedRecipeTests.root.path + "/my 100% pfx"), "nothing made in the source tree")
+
+        // Folders there before the install, empty (a distribution's), stay; those it made go.
+        let kept = sh(#"""
+            cd "$D/work" && mkdir -p usr/bin usr/share/man usr/lib && ln -s share/man usr/man &&
+            "$R/scripts/install" --from built --prefix usr 2> /dev/null && "$R/scripts/install" --uninstall --prefix usr 2> /dev/null &&
+            cd usr && find . | sort
+            """#, environment: ["D": d, "R": DocumentedRecipeTests.root.path], timeout: 120)
+        XCTAssertEqual(kept.lines, [".", "./bin", "./lib", "./man", "./share", "./share/man"], kept.out + kept.stderr)
     }
 }

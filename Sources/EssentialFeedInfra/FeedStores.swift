@@ -101,6 +101,15 @@ public enum FeedStores {
         return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
     }
 
+    /// A PostgreSQL store's URI as libpq reads one: its scheme in lower case.
+    /// libpq knows `postgresql://` and `postgres://` only so: any other case
+    /// made the whole URI a database name on the default server, and the
+    /// password went to that server's log.
+    public static func libpqURI(_ store: String) -> String {
+        guard isPostgreSQL(store), let colon = store.firstIndex(of: ":") else { return store }
+        return store[..<colon].lowercased() + store[colon...]
+    }
+
     /// The error of a store that stayed locked past the wait limit, naming it.
     public static func busy(_ name: String, wait: Double) -> ErrorRecord {
         POSIXFiles.busy(name, wait: wait)

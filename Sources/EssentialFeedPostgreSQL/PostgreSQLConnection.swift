@@ -1,5 +1,6 @@
 import CLibpq
 import EssentialFeed
+import EssentialFeedInfra
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -29,7 +30,7 @@ final class PostgreSQLConnection {
             values.append("10")
         }
         keywords += ["dbname", "client_encoding"]
-        values += [uri, "UTF8"]
+        values += [FeedStores.libpqURI(uri), "UTF8"]
         let k = keywords.map { strdup($0) } + [nil], v = values.map { strdup($0) } + [nil]
         defer {
             k.forEach { free($0) }

@@ -39,6 +39,14 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         let load = sh("feed-cache load < /dev/null", environment: ["FEED_STORE": "postgres://", "PGHOST": server.directory, "PGUSER": server.user, "PGDATABASE": database])
         XCTAssertEqual(load.status, 0, load.stderr)
         XCTAssertEqual(load.out, Self.feedA)
+        // A scheme in any case is the same database (libpq knows lower case
+        // only: the whole URI was a database name on the default server).
+        for scheme in ["POSTGRESQL", "Postgres"] {
+            let upper = store.replacingOccurrences(of: "postgresql://", with: scheme + "://")
+            let loaded = sh("feed-cache load < /dev/null", environment: ["FEED_STORE": upper])
+            XCTAssertEqual(loaded.status, 0, "\(upper): \(loaded.stderr)")
+            XCTAssertEqual(loaded.out, Self.feedA)
+        }
 
         let info = sh("feed-cache info < /dev/null", environment: ["FEED_STORE": store]).records().first
         XCTAssertEqual(info?["store"] as? String, "postgresql")
@@ -62,6 +70,14 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(locks.count, 1)
         XCTAssertTrue(locks.first?.hasPrefix("sync-") == true && locks.first?.hasSuffix(".lock") == true, "\(locks)")
         XCTAssertEqual(sh("feed-cache info < /dev/null", environment: ["FEED_STORE": store]).records().first?["items"] as? Int, 3)
+        // The scheme in upper case: the same database, and the same lock (it was taken for a file path).
+        let upper = sh(#"cd "$W" && "$S/feed-sync""#, environment: [
+            "W": cwd, "HOME": home, "XDG_CACHE_HOME": "", "S": AcceptanceTests.scripts,
+            "FEED_STORE": store.replacingOccurrences(of: "postgresql://", with: "POSTGRESQL://"), "FEED_BASE_URL": served.base,
+        ])
+        XCTAssertEqual(upper.status, 0, upper.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cwd), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home + "/.cache/essential-feed"), locks, "one lock")
     }
 
     /// The images' data is read after the feed's rows, which the store

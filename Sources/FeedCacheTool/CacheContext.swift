@@ -100,6 +100,13 @@ struct CacheContext {
             return
         }
         if read == 0 && input.ended, let page = input.page, page.isNotModified {
+            // Only a first page is asked for with validators: a 304 for a
+            // page after an item confirms nothing (it re-stamped the whole
+            // feed, and feed-sync took it for the feed's end).
+            if case .merge(after: .some) = mode {
+                return tool.fail(ErrorRecord(.invalidData, "the server answered 304 Not Modified for a page after an item, which is asked for without validators: cache unchanged",
+                                             context: [.init("url", page.url)]))
+            }
             return confirm(page, tee: tee ? input : nil)
         }
         if read == 0 && input.ended && !allowEmpty {

@@ -33,6 +33,7 @@ final class TLSToolTests: XCTestCase {
                 self.send_response(200)
                 self.send_header('Content-Type', 'application/json')
                 if zipped: self.send_header('Content-Encoding', 'gzip')
+                if self.path.endswith('?etag'): self.send_header('ETag', '"abc"')
                 self.send_header('Content-Length', str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
@@ -84,5 +85,56 @@ final class TLSToolTests: XCTestCase {
                         environment: ["D": d, "P": "\(port)", "SSL_CERT_DIR": d + "/none:" + d + "/cas"])
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertEqual(listed.records().count, 1)
+    }
+
+    /// https through a proxy (a CONNECT tunnel): the record is the origin's
+    /// response, its gzip body decoded and its ETag kept. The proxy's own
+    /// "200 Connection established" head came first, and the origin's
+    /// head was then taken for a chunked body's trailer: its body stayed
+    /// gzip, and its validators were lost.
+    func test_httpsThroughAProxysTunnel_isTheOriginsResponse() throws {
+        let (port, d) = try secureServer()
+        let proxy = try PythonServer("""
+        import socket, threading
+        listener = socket.socket()
+        listener.bind(('127.0.0.1', 0))
+        listener.listen(8)
+        print(listener.getsockname()[1])
+        def pipe(a, b):
+            try:
+                while True:
+                    data = a.recv(65536)
+                    if not data: break
+                    b.sendall(data)
+            except OSError: pass
+            finally:
+                try: b.shutdown(socket.SHUT_WR)
+                except OSError: pass
+        def tunnel(client):
+            head = b''
+            while b'\\r\\n\\r\\n' not in head:
+                data = client.recv(4096)
+                if not data: return
+                head += data
+            target = head.split(b' ')[1].decode()
+            host, port = target.rsplit(':', 1)
+            with open('\(d)/proxied', 'a') as f: f.write(head.split(b'\\r\\n')[0].decode() + '\\n')
+            origin = socket.create_connection((host.strip('[]'), int(port)))
+            client.sendall(b'HTTP/1.1 200 Connection established\\r\\n\\r\\n')
+            threading.Thread(target=pipe, args=(client, origin), daemon=True).start()
+            pipe(origin, client)
+        while True:
+            client, _ = listener.accept()
+            threading.Thread(target=tunnel, args=(client,), daemon=True).start()
+        """, test: self)
+        let run = sh(#"feed-fetch "https://[::1]:$P/v1/feed?etag""#, environment: [
+            "P": "\(port)", "SSL_CERT_FILE": d + "/ca.pem", "https_proxy": "http://127.0.0.1:\(proxy.port)", "no_proxy": "", "NO_PROXY": "",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let record = try XCTUnwrap(run.records().first, run.out)
+        XCTAssertEqual(record["status"] as? Int, 200)
+        XCTAssertEqual(record["etag"] as? String, "\"abc\"", run.out)
+        XCTAssertNotNil(record["body"] as? [String: Any], "the body decoded from gzip: \(run.out)")
+        XCTAssertEqual(try String(contentsOfFile: d + "/proxied", encoding: .utf8), "CONNECT [::1]:\(port) HTTP/1.1\n", "it went through the tunnel")
     }
 }

@@ -80,6 +80,9 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         feed_curl_setopt_string(curl, CURLOPT_URL, transfer.url)
         feed_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+        // A proxy's answer to CONNECT (https through it) is not the
+        // server's response: libcurl keeps it from the header callback.
+        feed_curl_setopt_long(curl, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         feed_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
         feed_curl_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         feed_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, maxRedirects > 0 ? 1 : 0)

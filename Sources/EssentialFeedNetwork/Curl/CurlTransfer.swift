@@ -53,9 +53,11 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     private(set) var headEnded = false
     private var headBytes = 0
     private var contentLength: String?
-    /// The last response's status, and whether its head gave a Location.
+    /// The last response's status, and whether its head gave a Location,
+    /// and a chunked body (after which trailer fields may come).
     private var status = 0
     private var location = false
+    private var chunked = false
     /// Whether the transfer was stopped at the end of a 304's head (see
     /// `header`): its outcome is that response, not a failure.
     private(set) var stoppedAtNotModified = false
@@ -88,13 +90,14 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         let bytes = UnsafeRawBufferPointer(rebasing: line[..<end])
         // A chunked body's trailer fields come after the head has ended:
         // they are not the head's (RFC 9110, 6.5.1), and a validator there
-        // does not replace the head's. After the head of the final
+        // does not replace the head's. After the chunked head of the final
         // response (not a 1xx, not a redirect that is followed, whose next
         // head comes), or once body bytes have come, even a field that
         // looks like a status line is one: libcurl hands over any trailer
         // line with a colon (after an empty body, one began a head, and
-        // the response was "connection lost").
-        if headEnded, body != nil || isFinal { return true }
+        // the response was "connection lost"). A proxy's answer to a
+        // CONNECT is no head of ours (CURLOPT_SUPPRESS_CONNECT_HEADERS).
+        if headEnded, body != nil || (isFinal && chunked) { return true }
         if bytes.starts(with: Self.httpPrefix) {
             guard let status = Self.status(ofStatusLine: bytes, http2: isHTTPS) else { return refuse("malformed status line") }
             self.status = status
@@ -104,6 +107,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             lastModified = nil
             contentLength = nil
             location = false
+            chunked = false
             headEnded = false
             return true
         }
@@ -155,6 +159,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         case "transfer-encoding":
             let codings = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: " \t").lowercased() }
             guard codings == ["chunked"] else { return refuse("unsupported transfer coding '\(trimmed)'") }
+            chunked = true
         case "content-encoding":
             contentCodings += trimmed.split(separator: ",").map { $0.trimmingCharacters(in: " \t").lowercased() }.filter { !$0.isEmpty }
         case "retry-after":

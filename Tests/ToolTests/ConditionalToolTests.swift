@@ -240,6 +240,27 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertEqual(none.lines, [#"{"url":"http://x/v1/feed?limit=10"}"#])
     }
 
+    /// conditional reads the store for validators only: one it cannot read
+    /// gives none, and the save at the pipe's end decides. A damaged store
+    /// of ours is then reset by that save (a store error record from
+    /// conditional made the save change nothing, and the store stayed
+    /// damaged run after run); one not ours is the save's store error.
+    func test_conditional_onAStoreItCannotRead_passesTheRequests_andTheSaveDecides() throws {
+        let d = temporaryDirectory(self)
+        let run = sh(#"""
+            printf '%s\n' "$I" "$P" | feed-cache --store "$D/feed.json" save && head -c 100 "$D/feed.json" > "$D/cut" && mv "$D/cut" "$D/feed.json" &&
+            printf '%s\n' '{"url":"http://x/v1/feed?limit=10"}' | feed-cache --store "$D/feed.json" conditional; echo "status $?"
+            printf '%s\n' "$I" | feed-cache --store "$D/feed.json" save; echo "save $?"
+            feed-cache --store "$D/feed.json" load | wc -l
+            sqlite3 "$D/notes.sqlite" 'CREATE TABLE notes(t)'
+            printf '%s\n' '{"url":"http://x/v1/feed?limit=10"}' | feed-cache --store "$D/notes.sqlite" conditional; echo "status $?"
+            printf '%s\n' "$I" | feed-cache --store "$D/notes.sqlite" save 2> /dev/null; echo "save $?"
+            """#, environment: ["D": d, "I": image, "P": page200])
+        XCTAssertEqual(run.lines, [#"{"url":"http://x/v1/feed?limit=10"}"#, "status 0", "save 0", "1",
+                                   #"{"url":"http://x/v1/feed?limit=10"}"#, "status 0", #"{"error":"store","message":"\#(d)/notes.sqlite: not a feed cache (a SQLite database of another application)"}"#, "save 74"],
+                       run.out + run.stderr)
+    }
+
     func test_save_ofA304Alone_confirmsTheCachedFeed_orIsNotFoundWithNothingCached() throws {
         let d = temporaryDirectory(self)
         let environment = ["T": d + "/feed.json"]

@@ -93,6 +93,12 @@ final class HostileServerTests: XCTestCase {
                 } else if head.hasPrefix("GET /304") || head.hasPrefix("GET /204") {
                     let status = head.hasPrefix("GET /304") ? "304 Not Modified" : "204 No Content"
                     guard connection.send("HTTP/1.1 \(status)\r\nETag: \"v\"\r\nContent-Length: 5000\r\n\r\n") else { return }
+                } else if head.hasPrefix("GET /chunked-endless") {
+                    // The same without a length: bounded as it is read through.
+                    guard connection.send("HTTP/1.1 302 Found\r\nLocation: /target\r\nTransfer-Encoding: chunked\r\n\r\n") else { return }
+                    let chunk = "10000\r\n" + String(repeating: "x", count: 65_536) + "\r\n"
+                    while connection.send(chunk) {}
+                    return
                 } else if head.hasPrefix("GET /endless") {
                     // A redirect whose body would never end: refused at its length, not drained.
                     guard connection.send("HTTP/1.1 302 Found\r\nLocation: /target\r\nContent-Length: 1000000000000\r\n\r\n") else { return }
@@ -115,6 +121,11 @@ final class HostileServerTests: XCTestCase {
         XCTAssertEqual(endless.records().first?["message"] as? String, "response body larger than 1024 bytes", endless.out)
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused at its length, not drained to the timeout")
         XCTAssertEqual(heads.all.filter { $0.hasPrefix("GET /target") }.count, 1, "its Location was not asked")
+        let chunkedStart = Date()
+        let chunked = sh(#"feed-fetch --max-body 1M --timeout 20 "$B/chunked-endless""#, environment: ["B": server.base])
+        XCTAssertEqual(chunked.status, 65, chunked.stderr)
+        XCTAssertEqual(chunked.records().first?["message"] as? String, "response body larger than 1048576 bytes", chunked.out)
+        XCTAssertLessThan(Date().timeIntervalSince(chunkedStart), 5, "stopped past the limit, not drained to the timeout")
         for path in ["304", "204"] {
             let bodiless = sh(#"feed-fetch --max-body 1k "$B/\#(path)""#, environment: ["B": server.base])
             XCTAssertEqual(bodiless.status, 0, "\(path): \(bodiless.out) \(bodiless.stderr)")

@@ -113,8 +113,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         })
         feed_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, context)
         feed_curl_setopt_long(curl, CURLOPT_NOPROGRESS, 0)
-        feed_curl_setopt_progress(curl, CURLOPT_XFERINFOFUNCTION, { context, _, _, _, _ in
-            Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().isDecided ? 1 : 0
+        feed_curl_setopt_progress(curl, CURLOPT_XFERINFOFUNCTION, { context, _, downloaded, _, _ in
+            Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue().progress(downloaded: Int64(downloaded)) ? 0 : 1
         })
         feed_curl_setopt_pointer(curl, CURLOPT_XFERINFODATA, context)
         feed_curl_setopt_write(curl, CURLOPT_HEADERFUNCTION, { data, size, count, context in
@@ -160,7 +160,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     /// The outcome of a transfer libcurl is done with: the response, or why there is none.
     private func outcome(of curl: UnsafeMutableRawPointer, _ code: CURLcode, _ transfer: CurlTransfer) -> Result<HTTPResult, HTTPFailure> {
-        if code == CURLE_WRITE_ERROR, let failure = transfer.failure { return .failure(failure) }
+        if code == CURLE_WRITE_ERROR || code == CURLE_ABORTED_BY_CALLBACK, let failure = transfer.failure { return .failure(failure) }
         guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && transfer.stoppedAtNotModified) else {
             // A socket libcurl could not open for want of descriptors: said as such.
             if let code = transfer.outOfDescriptors, let shortage = HTTPFailure.outOfDescriptors(code, "socket") { return .failure(shortage) }

@@ -109,6 +109,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             location = false
             chunked = false
             headEnded = false
+            downloadedAtHead = downloaded
             return true
         }
         if headEnded { return true }
@@ -253,6 +254,26 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             return !decided
         }) else { return }
         completion(result)
+    }
+
+    /// libcurl's count of body bytes read when the last head began.
+    private var downloadedAtHead: Int64 = 0
+    private var downloaded: Int64 = 0
+
+    /// Takes libcurl's count of body bytes read so far (at its progress
+    /// calls, on the transfer's thread); false (stop) when the outcome is
+    /// decided, or when a followed redirect's body passes the limit: libcurl
+    /// reads it through without handing it over, and a chunked one of no
+    /// length would be read until the timeout (17.7 GB in 8 s).
+    func progress(downloaded: Int64) -> Bool {
+        if isDecided { return false }
+        self.downloaded = downloaded
+        if downloaded < downloadedAtHead { downloadedAtHead = 0 }  // counted anew for the next request
+        if headEnded, !isFinal, status >= 300, downloaded - downloadedAtHead > Int64(limit) {
+            failure = ResponseBody.tooLarge(limit)
+            return false
+        }
+        return true
     }
 
     /// Decides the outcome now (the transfer stops at libcurl's next progress call).

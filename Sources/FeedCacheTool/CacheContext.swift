@@ -377,8 +377,7 @@ struct CacheContext {
             if let own = failure.own {
                 tool.fail(own)
             } else {
-                tool.output.line(failure.line)
-                tool.record(failure.kind)
+                tool.passOn(errorRecord: failure.line[...], kind: failure.kind)
             }
         }
     }

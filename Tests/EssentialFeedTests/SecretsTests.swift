@@ -18,6 +18,10 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(Secrets.redact("x(http://h)(http://u:pw@k/v1/feed)"), "x(http://h)(http://u:***@k/v1/feed)")
         XCTAssertEqual(Secrets.redact("http://h'http://u:pw@k/v1"), "http://h'http://u:***@k/v1")
         XCTAssertEqual(Array(Secrets.redacted(ArraySlice(#"{"url":"http://u:pw@k"}"#.utf8))), Array(#"{"url":"http://u:***@k"}"#.utf8))
+        // JSON escapes hide nothing: the record is read and written anew (PHP writes "http:\/\/").
+        for escaped in [#"{"error":"connectivity","n":1,"url":"http:\/\/u:pw@k\/x"}"#, #"{"error":"connectivity","n":1,"url":"http://u:pw\u0040k/x"}"#] {
+            XCTAssertEqual(String(decoding: Array(Secrets.redacted(ArraySlice(escaped.utf8))), as: UTF8.self), #"{"error":"connectivity","n":1,"url":"http://u:***@k/x"}"#, escaped)
+        }
     }
 
     func test_redact_leavesURLsWithoutAPasswordAsTheyAre() {

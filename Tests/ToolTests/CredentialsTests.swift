@@ -149,7 +149,8 @@ final class CredentialsTests: XCTestCase {
         let error = #"{"error":"connectivity","message":"refused by http://alice:secret@h/x","url":"http://alice:secret@h/v1/feed"}"#
         let masked = #"{"error":"connectivity","message":"refused by http://alice:***@h/x","url":"http://alice:***@h/v1/feed"}"#
         let store = temporaryDirectory(self) + "/feed.sqlite"
-        for command in ["feed-map", "comments-map", "feed-fetch", "reldate", "feed-cache --store \(quoted(store)) save", "feed-cache --store \(quoted(store)) save-images"] {
+        for command in ["feed-map", "comments-map", "feed-fetch", "reldate", "feed-cache --store \(quoted(store)) save", "feed-cache --store \(quoted(store)) save-images",
+                        "feed-cache --store \(quoted(store)) fallback"] {
             let run = sh(command, stdin: error + "\n")
             XCTAssertEqual(run.status, 69, "\(command): \(run.stderr)")
             XCTAssertEqual(run.out, masked + "\n", command)

@@ -413,6 +413,10 @@ final class DocumentedRecipeTests: XCTestCase {
         let bad = sh(#""$R/scripts/install" --prefix"#, environment: ["R": Self.root.path])
         XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(bad.stderr, "install: --prefix needs a value\ninstall: try 'scripts/install --help'\n")
+        // A newline would split the list of what the install made, which --uninstall removes.
+        let newline = sh(#""$R/scripts/install" --from /nowhere --prefix "$(printf '/tmp/x\n/usr/local')""#, environment: ["R": Self.root.path])
+        XCTAssertEqual(newline.status, 64)
+        XCTAssertEqual(newline.stderr, "install: --prefix and DESTDIR take a path without a newline\ninstall: try 'scripts/install --help'\n")
     }
 
     /// scripts/package takes a relative --from as the caller's (it was the

@@ -129,7 +129,12 @@ final class SystemdUnitTests: XCTestCase {
     /// of the install behind (mandb's index and cached pages stayed).
     func test_install_takesRelativePathsAsTheCallers_quotesTheUnitsCommand_andUninstallLeavesNothing() throws {
         let d = temporaryDirectory(self)
-        let products = URL(fileURLWithPath: Products.directory)
+        // The executables install takes: the build's, or, when the tools
+        // under test are an installed prefix's, those in its libexec.
+        var products = URL(fileURLWithPath: Products.directory)
+        if !FileManager.default.isExecutableFile(atPath: products.path + "/essential-feed") {
+            products = products.deletingLastPathComponent().appendingPathComponent("libexec/essential-feed")
+        }
         let run = sh(#"""
             mkdir "$D/work" && cd "$D/work" && ln -s "$PRODUCTS" built &&
             "$R/scripts/install" --from built --prefix "my 100% pfx" 2> /dev/null && echo installed &&

@@ -22,6 +22,9 @@ final class SecretsTests: XCTestCase {
         for escaped in [#"{"error":"connectivity","n":1,"url":"http:\/\/u:pw@k\/x"}"#, #"{"error":"connectivity","n":1,"url":"http://u:pw\u0040k/x"}"#] {
             XCTAssertEqual(String(decoding: Array(Secrets.redacted(ArraySlice(escaped.utf8))), as: UTF8.self), #"{"error":"connectivity","n":1,"url":"http://u:***@k/x"}"#, escaped)
         }
+        // Without a password, a record with escapes passes byte for byte.
+        let plain = #"{"error":"connectivity","message":"caf\u00e9 \"x\"","url":"http:\/\/h\/x"}"#
+        XCTAssertEqual(Array(Secrets.redacted(ArraySlice(plain.utf8))), Array(plain.utf8))
     }
 
     func test_redact_leavesURLsWithoutAPasswordAsTheyAre() {

@@ -50,21 +50,25 @@ public enum Secrets {
     /// every URL in it shown as `***`: the line itself when it has no `@`
     /// and no escape. With an escape (`http:\/\/u:pw@h`, `\u0040`), which
     /// would hide a URL from a scan of its bytes, the record is written
-    /// anew from its members, each string read and shown so.
+    /// anew from its members, each string read and shown so (only when a
+    /// password was in it: else the line as it came).
     public static func redacted(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         if line.contains(UInt8(ascii: "\\")), let document = try? RecordLine.parse(line, lineNumber: 0) {
             var writer = JSONWriter()
+            var changed = false
             writer.beginObject()
             for key in document.keys(document.root) {
                 guard let name = document.string(key) else { continue }
                 if let text = document.string(key + 1) {
-                    writer.member(name, redact(text))
+                    let shown = redact(text)
+                    if shown != text { changed = true }
+                    writer.member(name, shown)
                 } else {
                     writer.member(name, document, key + 1)
                 }
             }
             writer.endObject()
-            return writer.bytes[...]
+            return changed ? writer.bytes[...] : line
         }
         guard line.contains(UInt8(ascii: "@")) else { return line }
         return ArraySlice(redact(String(decoding: line, as: UTF8.self)).utf8)

@@ -136,21 +136,21 @@ final class SystemdUnitTests: XCTestCase {
             products = products.deletingLastPathComponent().appendingPathComponent("libexec/essential-feed")
         }
         let run = sh(#"""
-            mkdir "$D/work" && cd "$D/work" && ln -s "$PRODUCTS" built &&
+            mkdir "$D/caller" && cd "$D/caller" && ln -s "$PRODUCTS" built &&
             "$R/scripts/install" --from built --prefix "my 100% pfx" 2> /dev/null && echo installed &&
             grep '^ExecStart=' "my 100% pfx/share/systemd/user/feed-sync.service" &&
             "my 100% pfx/bin/feed-sync" --version > /dev/null && echo runs &&
             { ! command -v systemd-analyze > /dev/null || MANPATH="$PWD/my 100% pfx/share/man:" XDG_RUNTIME_DIR="$D" systemd-analyze verify --user "my 100% pfx/share/systemd/user/feed-sync.service" "my 100% pfx/share/systemd/user/feed-sync.timer"; } && echo verified &&
             "$R/scripts/install" --uninstall --prefix "my 100% pfx" 2> /dev/null && echo uninstalled &&
-            ls -A "$D/work"
+            ls -A "$D/caller"
             """#, environment: ["D": d, "R": DocumentedRecipeTests.root.path, "PRODUCTS": products.path], timeout: 120)
-        XCTAssertEqual(run.lines, ["installed", #"ExecStart="\#(d)/work/my 100%% pfx/bin/feed-sync" --pages 3"#, "runs", "verified", "uninstalled", "built"],
+        XCTAssertEqual(run.lines, ["installed", #"ExecStart="\#(d)/caller/my 100%% pfx/bin/feed-sync" --pages 3"#, "runs", "verified", "uninstalled", "built"],
                        run.out + run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: DocumentedRecipeTests.root.path + "/my 100% pfx"), "nothing made in the source tree")
 
         // Folders there before the install, empty (a distribution's), stay; those it made go.
         let kept = sh(#"""
-            cd "$D/work" && mkdir -p usr/bin usr/share/man usr/lib && ln -s share/man usr/man &&
+            cd "$D/caller" && mkdir -p usr/bin usr/share/man usr/lib && ln -s share/man usr/man &&
             "$R/scripts/install" --from built --prefix usr 2> /dev/null && "$R/scripts/install" --uninstall --prefix usr 2> /dev/null &&
             cd usr && find . | sort
             """#, environment: ["D": d, "R": DocumentedRecipeTests.root.path], timeout: 120)

@@ -379,6 +379,17 @@ final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
         XCTAssertEqual(body(result(of: client(), server.base + "/fits")), "ok", "a head of 60 KB is fine")
     }
 
+    func test_get_saysAURLIsTooLongForARequestRatherThanOutOfMemory() throws {
+        let server = try RawSocketServer.keepAlive("short")
+        defer { server.stop() }
+        // libcurl builds the request head in a buffer of at most 1 MiB, and tells a URL past it as a lack of memory.
+        let long = server.base + "/" + String(repeating: "a", count: 1_100_000)
+        let failure = failure(result(of: client(), long))
+        XCTAssertEqual(failure?.reason, .other)
+        XCTAssertEqual(failure?.message, "URL of \(long.utf8.count) bytes: longer than a request can hold (1 MiB)")
+        XCTAssertEqual(body(result(of: client(), server.base + "/" + String(repeating: "a", count: 60_000))), "short", "a URL of 60 KB is sent")
+    }
+
     func test_get_failsWithBadResponseOnAMalformedHead() throws {
         let heads = [
             "HTTP/2 200\r\n\r\n", "HTTP/1.1 2x0 OK\r\n\r\n", "ICY 200 OK\r\n\r\n",

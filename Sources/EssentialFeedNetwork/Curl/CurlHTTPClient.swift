@@ -181,6 +181,11 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             if (code == CURLE_OUT_OF_MEMORY && transfer.isInHead) || detail.contains("response headers") {
                 return .failure(HTTPFailure(.badResponse, "bad response: response head larger than \(counted(CurlTransfer.headLimit, "byte"))"))
             }
+            // A URL too long for the request head libcurl builds (at most
+            // 1 MiB), which it tells as a lack of memory before sending it.
+            if code == CURLE_OUT_OF_MEMORY, !transfer.isInHead, !transfer.headEnded, transfer.url.utf8.count > 1 << 19 {
+                return .failure(HTTPFailure(.other, "URL of \(counted(transfer.url.utf8.count, "byte")): longer than a request can hold (1 MiB)"))
+            }
             return .failure(failure(code, detail: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail, transfer: transfer))
         }
         // A head cut short by the end of the connection, which libcurl takes for a whole one.

@@ -19,18 +19,25 @@ final class Inflater {
     enum Coding: String, Sendable {
         case gzip, deflate
 
-        /// The coding to decode for a response's `Content-Encoding` values
-        /// (lower case): gzip, x-gzip or deflate alone; nil for a body
-        /// kept as it is (none, identity, or codings not asked for).
-        init?(contentCodings: [String]) {
-            let codings = contentCodings.filter { $0 != "identity" }
-            guard codings.count == 1 else { return nil }
-            switch codings[0] {
-            case "gzip", "x-gzip": self = .gzip
-            case "deflate": self = .deflate
-            default: return nil
+        /// The codings to undo for a response's `Content-Encoding` values
+        /// (lower case, in the order they were applied), the last applied
+        /// first: gzip, x-gzip and deflate, up to `maxStack` of them, as
+        /// libcurl does; empty for a body kept as it is (none, identity, a
+        /// coding not asked for, or more than `maxStack`).
+        static func toUndo(contentCodings: [String]) -> [Coding] {
+            var undo: [Coding] = []
+            for coding in contentCodings.reversed() where coding != "identity" {
+                switch coding {
+                case "gzip", "x-gzip": undo.append(.gzip)
+                case "deflate": undo.append(.deflate)
+                default: return []
+                }
             }
+            return undo.count <= maxStack ? undo : []
         }
+
+        /// The most codings undone one after another (libcurl's bound).
+        static let maxStack = 5
     }
 
     static let pieceSize = 64 << 10

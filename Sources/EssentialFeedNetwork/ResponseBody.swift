@@ -7,7 +7,9 @@ import EssentialFeed
 final class ResponseBody {
     private let limit: Int
     private let reportedLimit: Int
-    private let inflater: Inflater?
+    /// The content codings' decoders, the first fed the bytes as sent,
+    /// each the next one's input.
+    private let inflaters: [Inflater]
     private let spilling: BodySpilling?
     private var bytes: [UInt8] = []
     private var spill: (any BodySpill)?
@@ -17,17 +19,17 @@ final class ResponseBody {
     ///   - limit: the most bytes kept;
     ///   - reportedLimit: the limit a failure names (the client's, when
     ///     `limit` is a smaller one of its own);
-    ///   - coding: the content coding to decode, if any;
+    ///   - codings: the content codings to undo, the last applied first;
     ///   - spilling: where a body past a memory bound goes, if anywhere.
-    init(limit: Int, reportedLimit: Int, coding: Inflater.Coding?, spilling: BodySpilling? = nil) {
+    init(limit: Int, reportedLimit: Int, codings: [Inflater.Coding] = [], spilling: BodySpilling? = nil) {
         self.limit = limit
         self.reportedLimit = reportedLimit
-        inflater = coding.map(Inflater.init)
+        inflaters = codings.map(Inflater.init)
         self.spilling = spilling
     }
 
     /// Whether the bytes arrive as they are kept (no decoding).
-    var isPlain: Bool { inflater == nil }
+    var isPlain: Bool { inflaters.isEmpty }
 
     /// Whether a body of `length` bytes would be kept in memory whole.
     func staysInMemory(_ length: Int) -> Bool {
@@ -36,17 +38,20 @@ final class ResponseBody {
 
     /// Takes the next bytes of the body as sent.
     func write(_ sent: UnsafeRawBufferPointer) throws(HTTPFailure) {
-        if let inflater {
-            try inflater.decode(sent) { (decoded) throws(HTTPFailure) in try keep(decoded) }
-        } else {
-            try keep(sent)
-        }
+        try decode(sent, from: 0)
+    }
+
+    /// Feeds `bytes` to the decoder at `stage`, and what it decodes to the
+    /// next; past the last, keeps them.
+    private func decode(_ bytes: UnsafeRawBufferPointer, from stage: Int) throws(HTTPFailure) {
+        guard stage < inflaters.count else { return try keep(bytes) }
+        try inflaters[stage].decode(bytes) { (decoded) throws(HTTPFailure) in try decode(decoded, from: stage + 1) }
     }
 
     /// Checks the body is whole (a compressed stream ended) and returns it:
     /// the bytes in memory, or the spill that holds them.
     func finish() throws(HTTPFailure) -> (bytes: [UInt8], spilled: SpilledBody?) {
-        try inflater?.finish()
+        for inflater in inflaters { try inflater.finish() }
         return (bytes, spill.map { SpilledBody(spill: $0, count: count) })
     }
 

@@ -334,6 +334,10 @@ class HTTPClientTestCase: XCTestCase {
             ("Content-Encoding: deflate\r\n", Compression.compress(payload, .raw), 0),
             ("Content-Encoding: identity\r\n", payload, 2),
             ("", payload, 0),
+            // Codings applied one after another (RFC 9110, 8.4), undone last first, as libcurl does.
+            ("Content-Encoding: gzip, gzip\r\n", Compression.compress(Compression.compress(payload, .gzip), .gzip), 5),
+            ("Content-Encoding: deflate\r\nContent-Encoding: gzip\r\n", Compression.compress(Compression.compress(payload, .zlib), .gzip), 0),
+            ("Content-Encoding: gzip, identity, deflate\r\n", Compression.compress(Compression.compress(payload, .gzip), .raw), 0),
         ]
         for (fields, body, chunks) in cases {
             let answering = try Answering(fields: fields, body: body, chunks: chunks)
@@ -343,6 +347,11 @@ class HTTPClientTestCase: XCTestCase {
             XCTAssertEqual(result.body.count, payload.count, "\(fields) in \(chunks) chunks")
             XCTAssertEqual(result.body, payload, "\(fields) in \(chunks) chunks")
         }
+        // A coding this client does not decode, with one it does: the body is kept as sent.
+        let sent = Compression.compress(payload, .gzip)
+        let unknown = try Answering(fields: "Content-Encoding: gzip, br\r\n", body: sent)
+        defer { unknown.server.stop() }
+        XCTAssertEqual(try get(unknown.url).get().body, sent)
         // An empty compressed resource: no stream at all.
         let empty = try Answering(fields: "Content-Encoding: gzip\r\n", body: [])
         defer { empty.server.stop() }

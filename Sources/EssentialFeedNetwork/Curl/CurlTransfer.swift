@@ -136,7 +136,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             // response's Content-Length to it, as sent: a gzip body of
             // 1 MiB and a few bytes, 12 bytes decoded, was refused.
             if status >= 200, status != 204, status != 304, let length = contentLength?.drop(while: { $0 == "0" }),
-               !isFinal || Inflater.Coding(contentCodings: contentCodings) == nil,
+               !isFinal || Inflater.Coding.toUndo(contentCodings: contentCodings).isEmpty,
                length.count > 18 || Int(length) ?? 0 > limit {
                 failure = ResponseBody.tooLarge(limit)
                 return false
@@ -227,7 +227,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             if let existing = self.body {
                 body = existing
             } else {
-                body = ResponseBody(limit: limit, reportedLimit: limit, coding: Inflater.Coding(contentCodings: contentCodings), spilling: spilling)
+                body = ResponseBody(limit: limit, reportedLimit: limit, codings: Inflater.Coding.toUndo(contentCodings: contentCodings), spilling: spilling)
                 self.body = body
                 // Room for the whole body at once, when its length is known
                 // and it is kept as sent (grown piece by piece, a 200 KiB

@@ -58,6 +58,9 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     private var status = 0
     private var location = false
     private var chunked = false
+    /// Whether the connection ends after the last head's response (HTTP/1.0
+    /// without keep-alive, or `Connection: close`).
+    private var closes = false
     /// Whether the transfer was stopped at the end of a 304's head (see
     /// `header`): its outcome is that response, not a failure.
     private(set) var stoppedAtNotModified = false
@@ -108,6 +111,7 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             contentLength = nil
             location = false
             chunked = false
+            closes = bytes.starts(with: Self.http10Prefix)
             headEnded = false
             downloadedAtHead = downloaded
             return true
@@ -130,13 +134,15 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             // kept as sent (a coded one's limit is its size decoded, counted
             // as it is decoded), and a followed redirect's as sent (libcurl
             // reads it through to reuse the connection: a server could
-            // make every request drain data until its timeout). A 204 or a
+            // make every request drain data until its timeout), unless the
+            // connection closes after it (then libcurl reads none of it and
+            // follows on a new connection). A 204 or a
             // 304 has no body, whatever length it gives (a 304 may give the
             // 200's). libcurl's own limit (CURLOPT_MAXFILESIZE) held every
             // response's Content-Length to it, as sent: a gzip body of
             // 1 MiB and a few bytes, 12 bytes decoded, was refused.
             if status >= 200, status != 204, status != 304, let length = contentLength?.drop(while: { $0 == "0" }),
-               !isFinal || Inflater.Coding.toUndo(contentCodings: contentCodings).isEmpty,
+               isFinal ? Inflater.Coding.toUndo(contentCodings: contentCodings).isEmpty : !closes,
                length.count > 18 || Int(length) ?? 0 > limit {
                 failure = ResponseBody.tooLarge(limit)
                 return false
@@ -173,6 +179,12 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             etag = value.allSatisfy { $0 < 0x80 } ? HTTPValidators.entityTag(trimmed) : nil
         case "location":
             location = true
+        case "connection":
+            // As libcurl reads it: close ends the connection after this
+            // response; keep-alive keeps an HTTP/1.0 one.
+            for option in trimmed.split(separator: ",").map({ $0.trimmingCharacters(in: " \t").lowercased() }) {
+                if option == "close" { closes = true } else if option == "keep-alive" { closes = false }
+            }
         default:
             lastModified = HTTPValidators.httpDate(trimmed)
         }
@@ -180,7 +192,8 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     }
 
     private static let httpPrefix = Array("HTTP/".utf8)
-    private static let readFields = ["content-length", "transfer-encoding", "content-encoding", "retry-after", "etag", "location", "last-modified"]
+    private static let http10Prefix = Array("HTTP/1.0 ".utf8)
+    private static let readFields = ["content-length", "transfer-encoding", "content-encoding", "retry-after", "etag", "location", "connection", "last-modified"]
     private lazy var isHTTPS = URLText.scheme(of: url) == "https"
 
     private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lower: String.UTF8View) -> Bool {

@@ -40,10 +40,26 @@ public struct Diagnostics: Sendable {
         while body.hasSuffix("\n") { body.removeLast() }
         var bytes = Array(tool.utf8)
         bytes.append(contentsOf: ": ".utf8)
-        Diagnostics.appendEscaped(body, to: &bytes)
+        if body.utf8.count > Self.longest {
+            // A huge value in it (a URL of megabytes from one input line):
+            // its start and its end, the reason being at the end.
+            let text = Array(body.utf8)
+            // Cut on characters' boundaries (never in a UTF-8 sequence).
+            var head = Self.longest / 2, tail = text.count - Self.longest / 4
+            while text[head] & 0xC0 == 0x80 { head -= 1 }
+            while text[tail] & 0xC0 == 0x80 { tail += 1 }
+            Diagnostics.appendEscaped(Substring(decoding: text[..<head], as: UTF8.self), to: &bytes)
+            bytes.append(contentsOf: "…[\(tail - head) bytes not shown]…".utf8)
+            Diagnostics.appendEscaped(Substring(decoding: text[tail...], as: UTF8.self), to: &bytes)
+        } else {
+            Diagnostics.appendEscaped(body, to: &bytes)
+        }
         bytes.append(0x0A)
         _ = bytes.withUnsafeMutableBytes { Descriptor.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
+
+    /// The most bytes of a message shown whole.
+    static let longest = 8192
 
     /// Appends `text` with every control character shown escaped, so that
     /// one diagnostic stays one line and data in it (a URL, a message from

@@ -26,6 +26,24 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains(": TLS failure: "), run.stderr)
     }
 
+    /// A message about a huge value (a URL of 9 MB) shows its start and its
+    /// end, not all of it: one bad input line cannot write megabytes to a
+    /// cron job's log. The record keeps the whole URL.
+    func test_messages_showAHugeValueCut_theRecordWhole() throws {
+        let run = sh(#"""
+            python3 -c 'print("http://127.0.0.1:9/" + "a" * 9000000 + "END")' | feed-fetch
+            """#)
+        XCTAssertEqual(run.status, 69, String(run.stderr.prefix(300)))
+        let message = run.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(message.count, 1)
+        XCTAssertLessThan(message[0].utf8.count, 10_000)
+        XCTAssertTrue(message[0].hasPrefix("feed-fetch: http://127.0.0.1:9/aaaa"), String(message[0].prefix(100)))
+        XCTAssertTrue(message[0].contains("aaa…[8993"), String(message[0].prefix(5000)))
+        XCTAssertTrue(message[0].contains(" bytes not shown]…aaa"), String(message[0].prefix(5000)))
+        XCTAssertTrue(message[0].hasSuffix("aaaEND: not a valid URL"), String(message[0].suffix(100)))
+        XCTAssertTrue(run.out.contains(String(repeating: "a", count: 9_000_000) + "END\""), "the record holds the whole URL")
+    }
+
     func test_messages_countInTheSingularForOne() throws {
         let server = try Served(test: self)
         let run = sh(#"feed-fetch --max-body 1 "$B/v1/feed?limit=1""#, environment: ["B": server.base])

@@ -127,7 +127,7 @@ public enum FeedServeCommand: Equatable, Sendable {
 
     Serve the feed API on 127.0.0.1 for demos, tests and offline development.
     The first line of standard output is the base URL, http://127.0.0.1:PORT;
-    then it serves until SIGINT or SIGTERM.
+    then it serves until SIGINT, SIGTERM or SIGHUP.
 
     Routes (also below a fault prefix, see Faults):
       GET BASE/v1/feed?limit=N[&after_id=UUID]
@@ -185,6 +185,6 @@ public enum FeedServeCommand: Equatable, Sendable {
       66  the fixture directory or its feed.json does not exist
       69  cannot listen (e.g. the port is in use)
       74  a fixture file cannot be read
-      130, 143  stopped by SIGINT, SIGTERM
+      129, 130, 143  stopped by SIGHUP, SIGINT, SIGTERM
     """# + "\n"
 }

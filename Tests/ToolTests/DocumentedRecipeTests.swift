@@ -410,6 +410,12 @@ final class DocumentedRecipeTests: XCTestCase {
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.out.hasPrefix("usage: scripts/install "), help.out)
         XCTAssertFalse(help.out.contains("set -eu") || help.out.contains("cd \""), "no lines of its own code: \(help.out)")
+        // The tools' version, as every command answers it (scripts/package too).
+        let version = sh(#""$R/scripts/install" --version; "$R/scripts/package" --version; feed-cache --version"#, environment: ["R": Self.root.path])
+        XCTAssertEqual(version.status, 0, version.stderr)
+        let words = version.lines.map { $0.split(separator: " ").map(String.init) }
+        XCTAssertEqual(words.map(\.first), ["install", "package", "feed-cache"], version.out)
+        XCTAssertEqual(Set(words.map(\.last)).count, 1, version.out)
         let bad = sh(#""$R/scripts/install" --prefix"#, environment: ["R": Self.root.path])
         XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(bad.stderr, "install: --prefix needs a value\ninstall: try 'scripts/install --help'\n")

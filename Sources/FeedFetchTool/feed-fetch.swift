@@ -43,7 +43,7 @@ public enum FeedFetchTool {
             "etag" and "last_modified" a response record gave) is sent as a
             conditional request; a 304 is written with an empty body_base64.
             When there are no operands and standard input is a terminal, closed or
-            gives nothing, the first feed page of the API at --base-url is fetched
+            gives no line (blank lines aside), the first feed page of the API at --base-url is fetched
             (BASE/v1/feed?limit=N). Use - to read standard input only.
 
             options:
@@ -187,8 +187,13 @@ public enum FeedFetchTool {
         tool.confine(.fetching(environment: environment, netrc: netrcFile))
 
         /// Reads standard input: plain URL lines, or records with a url field.
-        func readStandardInput() {
+        /// Returns whether it gave a line (blank lines aside), even one
+        /// refused: a truncated line, or one past the line limit.
+        @discardableResult
+        func readStandardInput() -> Bool {
+            var gaveALine = false
             tool.forEachLine { line, number, truncated in
+                gaveALine = true
                 let first = line.first { $0 != 0x20 && $0 != 0x09 }
                 if first == UInt8(ascii: "{") || truncated {
                     guard let document = tool.parseRecord(line, number, truncated) else { return }
@@ -228,6 +233,8 @@ public enum FeedFetchTool {
                     fetcher.fetch(HTTPRequest(text))
                 }
             }
+            // Reading stopped by a line past the limit, before any line came.
+            return gaveALine || tool.exitCode != 0
         }
 
         if !initialURLs.isEmpty {
@@ -238,8 +245,9 @@ public enum FeedFetchTool {
             }
         } else {
             // A closed input gives nothing, as a terminal does.
-            if !Descriptor.isTerminal(0) && !tool.inputWasClosed { readStandardInput() }
-            if fetcher.queued == 0 {
+            // The first page only for an input with no line at all.
+            let gaveALine = !Descriptor.isTerminal(0) && !tool.inputWasClosed && readStandardInput()
+            if !gaveALine {
                 fetcher.fetch(HTTPRequest(FeedEndpoint(limit: limit).url(requireBaseURL())))
             }
         }

@@ -182,6 +182,24 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(dash.stderr, "feed-fetch: cannot read standard input: Bad file descriptor\n")
     }
 
+    /// The first page is for an input with no line at all (blank lines
+    /// aside): a line refused (its newline missing, or past the line limit)
+    /// is a line, and its error record is all the output.
+    func test_fetch_aRefusedLineIsALine_noFirstPage() throws {
+        let server = try Served(test: self)
+        let environment = ["FEED_BASE_URL": server.base]
+        let truncated = sh("printf 'http://127.0.0.1:9/x' | feed-fetch", environment: environment)
+        XCTAssertEqual(truncated.status, 65, truncated.stderr)
+        XCTAssertEqual(truncated.records().count, 1, truncated.out)
+        XCTAssertEqual(truncated.records().first?["error"] as? String, "invalid_data", truncated.out)
+        let long = sh("head -c 5000 /dev/zero | tr '\\0' a | FEED_MAX_LINE=4096 feed-fetch", environment: environment)
+        XCTAssertEqual(long.status, 65, long.stderr)
+        XCTAssertEqual(long.records().count, 1, long.out)
+        let blank = sh("printf '\\n  \\n' | feed-fetch --limit 2", environment: environment)
+        XCTAssertEqual(blank.status, 0, blank.stderr)
+        XCTAssertEqual(blank.records().first?["url"] as? String, server.base + "/v1/feed?limit=2", "blank lines are no line")
+    }
+
     func test_fetch_dashReadsOnlyStandardInputAndEmptyInputFetchesNothing() throws {
         let server = try Served(test: self)
         let run = sh("feed-fetch - < /dev/null", environment: ["FEED_BASE_URL": server.base])

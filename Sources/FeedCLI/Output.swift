@@ -85,9 +85,9 @@ public final class Output: @unchecked Sendable {
     /// Writes one record too large to hold, handed over in pieces by
     /// `produce` (the record's bytes, without its newline, through the
     /// stream it is given), then its newline. Nothing else (another record,
-    /// a seal at a signal) comes between its pieces. `produce` should fail
-    /// only before its first piece: a failure after it leaves part of the
-    /// record written.
+    /// a seal at a signal) comes between its pieces. A failure of `produce`
+    /// while its pieces are all still buffered drops them; `produce` should
+    /// not fail after that: a failure then leaves part of the record written.
     ///
     /// Once part of the record has been written, its tail and newline are
     /// written too before the lock is let go: a signal's seal, which takes
@@ -97,7 +97,13 @@ public final class Output: @unchecked Sendable {
         acquire()
         defer { lock.unlock() }
         let stream = RecordStream(output: self)
-        try produce(stream)
+        let mark = buffer.count
+        do throws(ErrorRecord) {
+            try produce(stream)
+        } catch {
+            if !stream.started { buffer.removeSubrange(mark...) }
+            throw error
+        }
         buffer.append(0x0A)
         if stream.started { drain() } else { afterRecord() }
     }

@@ -17,6 +17,10 @@ struct SpooledRecord {
 
     init(url: String, _ response: HTTPResult, _ body: SpooledBody) throws(ErrorRecord) {
         self.body = body
+        // The spool's last writes are waited for here: a write that failed
+        // (a full disk) is this response's store failure, found before any
+        // of its record is written.
+        _ = try body.spool.bytes()
         let verdict: BodyCheck.Verdict
         if let check = body.check {
             verdict = check.finish()
@@ -42,8 +46,8 @@ struct SpooledRecord {
     /// Writes the whole record, without its newline, to `stream`.
     func write(to stream: Output.RecordStream) throws(ErrorRecord) {
         let emit = stream.write
-        prefix.withUnsafeBytes(emit)
         var source = try body.spool.bytes()
+        prefix.withUnsafeBytes(emit)
         var offset = 0
         // A compact value's bytes in the file go from the file to the
         // output as they lie, when the output takes them so.

@@ -50,6 +50,20 @@ final class OutputTests: XCTestCase {
         XCTAssertEqual(written(), "{\"long\":\"0123456789\"}\n")
     }
 
+    /// A streamed record that fails while its pieces are all still
+    /// buffered leaves nothing of itself: the next record starts a line.
+    func test_streamedRecord_failingBeforeAnyPieceIsWritten_leavesNothing() {
+        let out = output()
+        out.line(Array(#"{"a":1}"#.utf8))
+        XCTAssertThrowsError(try out.streamedRecord { (stream) throws(ErrorRecord) in
+            Array(#"{"url":"x","body":"#.utf8).withUnsafeBytes(stream.write)
+            throw ErrorRecord(.store, "cannot read a temporary file")
+        })
+        out.line(Array(#"{"b":2}"#.utf8))
+        out.flush()
+        XCTAssertEqual(written(), "{\"a\":1}\n{\"b\":2}\n")
+    }
+
     func test_errorRecords_nameTheInputLineAndHidePasswords() {
         let out = output()
         out.error(ErrorRecord(.connectivity, "cannot reach http://u:secret@h/x", line: 2))

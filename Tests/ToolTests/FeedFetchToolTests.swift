@@ -200,6 +200,22 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(blank.records().first?["url"] as? String, server.base + "/v1/feed?limit=2", "blank lines are no line")
     }
 
+    /// A spool that cannot be written to the end (a full disk, a file size
+    /// limit: bash's 1,500 KiB, past the first MiB the spool writes) is
+    /// found before the record starts: one store error record naming the
+    /// URL, never half a record.
+    func test_fetch_aSpoolFailingPartway_isAStoreRecord_neverHalfARecord() throws {
+        let server = try Served(test: self)
+        let run = sh(#"""
+            bash -c 'ulimit -f 1500; TMPDIR="$T" feed-fetch "$B/_fault/big=3000000/v1/feed"; echo "status $?" >&2' | cat
+            """#, environment: ["B": server.base, "T": temporaryDirectory(self)])
+        XCTAssertTrue(run.stderr.hasSuffix("status 74\n"), run.stderr)
+        XCTAssertEqual(run.lines.count, 1, String(run.out.prefix(300)))
+        let record = run.records().first
+        XCTAssertEqual(record?["error"] as? String, "store", String(run.out.prefix(300)))
+        XCTAssertEqual(record?["url"] as? String, server.base + "/_fault/big=3000000/v1/feed")
+    }
+
     func test_fetch_dashReadsOnlyStandardInputAndEmptyInputFetchesNothing() throws {
         let server = try Served(test: self)
         let run = sh("feed-fetch - < /dev/null", environment: ["FEED_BASE_URL": server.base])

@@ -63,7 +63,10 @@ public final class Spool {
             var template = Array((directory + "/" + name + ".XXXXXX").utf8CString)
             file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard file >= 0 else {
-                throw ErrorRecord(.store, "cannot create a temporary file in \(directory): \(Descriptor.describe(errno))")
+                // Out of descriptors is the process's shortage, not the disk's.
+                let code = errno
+                throw ErrorRecord(code == EMFILE || code == ENFILE ? .resource : .store,
+                                  "cannot create a temporary file in \(directory): \(Descriptor.describe(code))")
             }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             writer = SpillWriter(file: file)

@@ -21,7 +21,9 @@ final class SpooledBody: BodySpill, @unchecked Sendable {
         do throws(ErrorRecord) {
             try spool.append(bytes)
         } catch {
-            throw HTTPFailure(.spill, error.message)
+            // No descriptor for the spool's file: the request waits for
+            // another to end and goes again, as one without a socket does.
+            throw HTTPFailure(error.kind == .resource ? .outOfDescriptors : .spill, error.message)
         }
         check?.append(bytes)
     }

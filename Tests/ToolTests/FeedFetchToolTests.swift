@@ -397,6 +397,31 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertFalse(out.contains(#""error""#), out)
     }
 
+    /// The same shortage met by a body past 1 MiB, whose spool needs a
+    /// temporary file, is the same failure: with no other request to wait
+    /// for, a `resource` error record, status 71, never a `store` one (74:
+    /// the disk is not at fault).
+    func test_fetch_aSpoolWithoutADescriptor_isAResourceError_notAStoreOne() throws {
+        let server = try Served(test: self)
+        let directory = temporaryDirectory(self)
+        // 64 allowed, 61 taken before feed-fetch starts: libcurl's own pair
+        // and the connection take the rest, and the spool finds none.
+        let script = #"""
+            exec > "$D/out" 2> "$D/err" < /dev/null
+            ulimit -n 64
+            (for ((fd = 3; fd < 61; fd++)); do eval "exec $fd</dev/null"; done
+             exec feed-fetch "$B/_fault/big=1500000/v1/feed")
+            echo $? > "$D/status"
+            """#
+        let run = sh(#"bash -c "$SCRIPT""#, environment: ["D": directory, "SCRIPT": script, "B": server.base])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let out = try String(contentsOfFile: directory + "/out", encoding: .utf8)
+        let err = try String(contentsOfFile: directory + "/err", encoding: .utf8)
+        XCTAssertEqual(try String(contentsOfFile: directory + "/status", encoding: .utf8), "71\n", err)
+        XCTAssertTrue(out.hasPrefix(#"{"error":"resource","message":"out of open files, with no other request in flight (ulimit -n 64): cannot create a temporary file in "#), String(out.prefix(300)))
+        XCTAssertEqual(err.split(separator: "\n").count, 1, err)
+    }
+
     /// Out of descriptors with no other request to wait for (the limit
     /// lowered under the running process, as a supervisor may): each request
     /// is a `resource` error record, said once on standard error, status 71;

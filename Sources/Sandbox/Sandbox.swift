@@ -133,12 +133,19 @@ public enum Sandbox {
         let written = handled & ~(execute | makeCharacterDevice | makeBlockDevice | ioctlDevice)
         for (paths, rights) in [(rules.readable, readFile | readDirectory), (rules.writable, written)] {
             for path in paths {
-                // A path that is not there has nothing to grant.
+                // A path that is not there (or not reachable) has nothing to
+                // grant. One not opened for another reason (no descriptor
+                // left) would be refused to the tool, a rule dropped while the
+                // others hold: no Landlock then, as on a kernel without it.
                 let fd = open(path, feed_open_path | O_CLOEXEC)
-                guard fd >= 0 else { continue }
+                guard fd >= 0 else {
+                    let code = errno
+                    if [ENOENT, ENOTDIR, EACCES, ELOOP, ENAMETOOLONG].contains(code) { continue }
+                    return .failure(Refusal(text: "\(path): \(String(cString: strerror(code)))"))
+                }
                 defer { close(fd) }
                 var status = stat()
-                guard fstat(fd, &status) == 0 else { continue }
+                guard fstat(fd, &status) == 0 else { return .failure(Refusal(text: "\(path): \(String(cString: strerror(errno)))")) }
                 // A file takes only the rights on files.
                 let isDirectory = status.st_mode & S_IFMT == S_IFDIR
                 let granted = isDirectory ? rights : rights & (writeFile | readFile | truncate)

@@ -483,6 +483,12 @@ struct CacheContext {
         if output == nil, Descriptor.isTerminal(1) {
             tool.usageError("image data is binary and standard output is a terminal: redirect it, or give --output - (or --output FILE)")
         }
+        // The store itself is no place for an image.
+        var target = stat(), store = stat()
+        if let output, output != "-", stat(output, &target) == 0, stat(path, &store) == 0,
+           target.st_dev == store.st_dev, target.st_ino == store.st_ino {
+            tool.usageError("--output \(output) is the store itself")
+        }
         do throws(ErrorRecord) {
             guard let data = try LocalFeedImageDataLoader(store: try openStore()).loadImageData(for: url) else {
                 tool.diagnostics.debug("image data miss: \(url)")
@@ -492,7 +498,8 @@ struct CacheContext {
             }
             tool.diagnostics.debug("image data hit: \(url) (\(counted(data.count, "byte")))")
             if let output, output != "-" {
-                try Self.write(data, to: output)
+                // Whole or not at all: a full disk leaves the file as it was.
+                try POSIXFiles.replaceAtomically(output, with: data)
             } else {
                 tool.output.raw(data)
             }
@@ -500,15 +507,6 @@ struct CacheContext {
             tool.diagnostics.error(error.message)
             tool.record(error.kind)
         }
-    }
-
-    /// Writes `data` to the file at `path` (created, or emptied first).
-    private static func write(_ data: [UInt8], to path: String) throws(ErrorRecord) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw ErrorRecord(.store, "cannot open \(path): \(Descriptor.describe(errno))") }
-        defer { close(fd) }
-        let code = data.withUnsafeBytes { Descriptor.writeAll(fd, $0) }
-        guard code == 0 else { throw ErrorRecord(.store, "cannot write \(path): \(Descriptor.describe(code))") }
     }
 
     /// Streams feed image records to request records for the images not cached.

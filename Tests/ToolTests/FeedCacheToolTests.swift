@@ -601,6 +601,35 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// `image --output FILE` writes the file whole or not at all: a write
+    /// that fails (a file size limit, as a full disk) leaves the old file as
+    /// it was and no temporary one; a file replaced keeps its mode; a link is
+    /// written through; the store itself is refused (64), not overwritten.
+    func test_image_output_isWholeOrNothing_keepsTheMode_andRefusesTheStoreItself() throws {
+        let big = Array(repeating: UInt8(0x41), count: 300_000)
+        let image = #"{"url":"http://h/x","status":200,"body_base64":"\#(Data(big).base64EncodedString())"}"#
+        forEachFileStore { store in
+            XCTAssertEqual(cache("save-images", store, stdin: image + "\n").status, 0)
+            let directory = temporaryDirectory(self)
+            let file = directory + "/image.bin"
+            try? "OLD\n".write(toFile: file, atomically: false, encoding: .utf8)
+            let cut = sh(#"bash -c 'ulimit -f 100; exec feed-cache --store "$S" image --output "$F" http://h/x'"#, environment: ["S": store, "F": file])
+            XCTAssertEqual(cut.status, 74, cut.stderr)
+            XCTAssertEqual(try? String(contentsOfFile: file, encoding: .utf8), "OLD\n", "the old file is kept")
+            XCTAssertEqual(try? FileManager.default.contentsOfDirectory(atPath: directory), ["image.bin"], "no temporary file left")
+
+            XCTAssertEqual(sh(#"chmod 640 "$F" && ln -s image.bin "$D/link""#, environment: ["F": file, "D": directory]).status, 0)
+            XCTAssertEqual(cache("image --output \(quoted(directory + "/link")) http://h/x", store).status, 0)
+            XCTAssertEqual(FileManager.default.contents(atPath: file), Data(big), "written through the link")
+            XCTAssertEqual(sh(#"stat -c %a "$F"; test -L "$D/link" && echo link"#, environment: ["F": file, "D": directory]).lines, ["640", "link"])
+
+            let itself = cache("image --output \(quoted(store)) http://h/x", store)
+            XCTAssertEqual(itself.status, 64, itself.stderr)
+            XCTAssertTrue(itself.stderr.contains("is the store itself"), itself.stderr)
+            XCTAssertEqual(cache("validate", store).status, 0, "the store is intact")
+        }
+    }
+
     func test_fallback_passesAWholeFeedOnUnchangedAndLeavesTheCacheAlone() {
         forEachStore { store in
             cache("save", store, stdin: feedB)

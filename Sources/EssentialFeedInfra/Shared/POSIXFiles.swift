@@ -10,7 +10,7 @@ import EssentialFeed
 /// The few file system operations the stores need, on the C library alone
 /// (no Foundation: tools start faster without it). Failures become `.store`
 /// error records naming the path and the reason.
-enum POSIXFiles {
+public enum POSIXFiles {
     /// `strerror` starting in lower case: `permission denied`.
     static func reason(_ code: Int32) -> String {
         var text = String(cString: strerror(code))
@@ -196,26 +196,62 @@ enum POSIXFiles {
         return nil
     }
 
-    /// Replaces `file` with `bytes` atomically and durably: writes them to
-    /// `temporary` (created 0600 in the same directory), fsyncs it, renames it
-    /// over `file`, then fsyncs the directory. On failure the temporary file is
-    /// removed and `file` is unchanged. Errors name `path`.
-    static func replaceAtomically(_ file: String, named path: String, with bytes: [UInt8], temporary: String) throws(ErrorRecord) {
-        _ = unlink(temporary)
-        var fd: Int32
-        repeat { fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw failure("write", path) }
+    /// Writes `bytes` to `file` whole or not at all: to a temporary file
+    /// beside it (`FILE.XXXXXX`), fsynced, then renamed over it, the folder
+    /// fsynced. A file replaced keeps its mode (and, for root, its owner); a
+    /// new one gets 0666 less the umask, as `open` makes it. On failure the
+    /// temporary file is removed and `file` is as it was. A `file` that is
+    /// there and not a regular file (a FIFO, a device, /dev/stdout) is
+    /// written directly, as no rename could replace it; a symbolic link,
+    /// through to its target.
+    public static func replaceAtomically(_ path: String, with bytes: [UInt8]) throws(ErrorRecord) {
+        var file = path
+        var link = stat()
+        let isLink = lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
+        if isLink, let resolved = realpath(path, nil) {
+            file = String(cString: resolved)
+            free(resolved)
+        }
+        var existing = stat()
+        let exists = stat(file, &existing) == 0
+        // A link to nothing yet is written through, as open makes its target.
+        if isLink, !exists {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard fd >= 0 else { throw failure("write", path) }
+            defer { close(fd) }
+            if let code = writeAll(fd, bytes) { throw failure("write", path, code) }
+            return
+        }
+        if exists, existing.st_mode & S_IFMT != S_IFREG {
+            let fd = open(file, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw failure("write", file) }
+            defer { close(fd) }
+            if let code = writeAll(fd, bytes) { throw failure("write", file, code) }
+            return
+        }
+        var template = Array((file + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw failure("write", file) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var code: Int32?
-        if fchmod(fd, 0o600) != 0 { code = errno }
+        if exists {
+            if fchmod(fd, existing.st_mode & 0o7777) != 0 { code = errno }
+            if geteuid() == 0 { _ = fchown(fd, existing.st_uid, existing.st_gid) }
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            if fchmod(fd, 0o666 & ~mask) != 0 { code = errno }
+        }
         if code == nil { code = writeAll(fd, bytes) }
         if code == nil, fsync(fd) != 0 { code = errno }
         if close(fd) != 0, code == nil { code = errno }
         if code == nil, rename(temporary, file) != 0 { code = errno }
         if let code {
             _ = unlink(temporary)
-            throw failure("write", path, code)
+            throw failure("write", file, code)
         }
-        try syncDirectory(directory(of: file), for: path)
+        try syncDirectory(directory(of: file), for: file)
     }
 
     /// fsyncs a directory so that a rename in it survives a crash.

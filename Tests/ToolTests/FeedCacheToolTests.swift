@@ -630,6 +630,35 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// The JSON store's document is replaced at every save: it keeps its
+    /// mode and (saved by root) its owner; one made read-only is refused
+    /// (74) and kept, as SQLite refuses to write a read-only database.
+    func test_jsonStore_keepsItsModeAndOwner_andARead_onlyOneIsRefused() throws {
+        let directory = temporaryDirectory(self)
+        let store = directory + "/feed.json"
+        XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
+        XCTAssertEqual(sh(#"chmod 640 "$S""#, environment: ["S": store]).status, 0)
+        let root = sh("id -u").out == "0\n"
+        if root { XCTAssertEqual(sh(#"chown 65534:65534 "$S""#, environment: ["S": store]).status, 0) }
+        XCTAssertEqual(cache("save", store, stdin: feedB).status, 0)
+        XCTAssertEqual(sh(#"stat -c %a "$S""#, environment: ["S": store]).out, "640\n")
+        if root { XCTAssertEqual(sh(#"stat -c %u:%g "$S""#, environment: ["S": store]).out, "65534:65534\n") }
+
+        // Read-only for a user who is not root (root writes any file, as SQLite lets it).
+        guard root, sh("command -v setpriv").status == 0 else { return }
+        let other = temporaryDirectory(self) + "/nobody"
+        let run = sh(#"""
+            mkdir "$D" && chown 65534:65534 "$D"
+            as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+            printf '%s' "$A" | as_nobody feed-cache --store "$D/feed.json" save && chmod 444 "$D/feed.json"
+            before=$(cksum < "$D/feed.json")
+            printf '%s' "$B" | as_nobody feed-cache --store "$D/feed.json" save; echo "status $?"
+            [ "$(cksum < "$D/feed.json")" = "$before" ] && echo kept
+            """#, environment: ["D": other, "A": feedA, "B": feedB])
+        XCTAssertEqual(run.lines.suffix(2), ["status 74", "kept"], run.stderr)
+        XCTAssertTrue(run.stderr.contains("permission denied"), run.stderr)
+    }
+
     func test_fallback_passesAWholeFeedOnUnchangedAndLeavesTheCacheAlone() {
         forEachStore { store in
             cache("save", store, stdin: feedB)

@@ -390,6 +390,11 @@ final class JSONFileTransaction: FeedStoreTransaction {
             return output
         }
         guard let temporaryPath else { throw ErrorRecord(.internal, "\(path): a read transaction cannot write") }
+        // The document replaced keeps its mode and (for root) its owner; one
+        // made read-only is not replaced, as SQLite refuses to write one.
+        var existing = stat()
+        let replaced = stat(documentPath, &existing) == 0
+        if replaced, access(documentPath, W_OK) != 0 { throw POSIXFiles.failure("write", path) }
         #if DEBUG
         TestPause.at("FEED_TEST_PAUSE_BEFORE_TEMPORARY_FILE")
         #endif
@@ -401,7 +406,8 @@ final class JSONFileTransaction: FeedStoreTransaction {
         }
         guard fd >= 0 else { throw POSIXFiles.failure("write", path, code) }
         temporaryFD = fd
-        guard fchmod(fd, 0o600) == 0 else { throw POSIXFiles.failure("write", path) }
+        guard fchmod(fd, replaced ? existing.st_mode & 0o7777 : 0o600) == 0 else { throw POSIXFiles.failure("write", path) }
+        if replaced, geteuid() == 0 { _ = fchown(fd, existing.st_uid, existing.st_gid) }
         let output = DocumentOutput(fd: fd, path: path)
         self.output = output
         return output

@@ -195,6 +195,31 @@ final class ScriptTests: XCTestCase {
         }
     }
 
+    /// A message that cannot be written (standard error closed, full, or a
+    /// pipe whose reader left) changes neither a script's status nor what
+    /// it does: it exited 1 at its first message (141 for the pipe), and
+    /// feed-sync stopped before its validation and its HTML page.
+    func test_everyScript_withStandardErrorUnwritable_keepsItsStatusAndGoesOn() throws {
+        for (script, arguments) in [("feed-sync", ""), ("feed-show", ""), ("feed-comments", id)] {
+            let env = environment(nil, store: temporaryDirectory(self) + "/feed.sqlite")
+            let run = sh(#"""
+                "$S/\#(script)" --bogus \#(arguments) 2>&-; echo "closed $?"
+                "$S/\#(script)" --bogus \#(arguments) 2> /dev/full; echo "full $?"
+                exec 3>&1
+                { sleep 0.3; "$S/\#(script)" --bogus \#(arguments) 2>&1 > /dev/null; echo "pipe $?" >&3; } | :
+                """#, environment: env)
+            XCTAssertEqual(run.lines, ["closed 64", "full 64", "pipe 64"], script)
+        }
+        let server = try Served(test: self)
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let page = temporaryDirectory(self) + "/feed.html"
+        let env = environment(server.base, store: store).merging(["FEED_LOG": "info", "P": page]) { $1 }
+        let sync = sh(#""$S/feed-sync" --html "$P" 2>&-; echo "status $?""#, environment: env)
+        XCTAssertEqual(sync.lines.last, "status 0", sync.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: page), "the page is written")
+        XCTAssertEqual(sh(#"feed-cache --store "$T" validate"#, environment: ["T": store]).status, 0)
+    }
+
     /// A base URL with an authority no client can use is a usage error,
     /// before anything is done: it was tried, and said as a connection
     /// that failed (69; feed-show showed "Couldn't connect").

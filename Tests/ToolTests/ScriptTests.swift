@@ -149,9 +149,10 @@ final class ScriptTests: XCTestCase {
 
     /// Without their tools (cron's PATH, no FEED_BIN, the script not beside
     /// them), the scripts say which tool is missing, with 127, before any
-    /// option is checked (each option's check failing read as a bad option,
-    /// 64); through a symbolic link to an installed script, the tools
-    /// beside the script it names are found.
+    /// tool checks an option (each option's check failing read as a bad
+    /// option, 64), and `--version` says feed-cache is (it was bash's
+    /// "command not found"); through a symbolic link to an installed
+    /// script, the tools beside the script it names are found.
     func test_everyScript_withoutItsTools_says127_andThroughALinkFindsThem() throws {
         let d = temporaryDirectory(self)
         let run = sh(#"""
@@ -159,19 +160,22 @@ final class ScriptTests: XCTestCase {
             for s in feed-sync feed-show feed-comments; do
                 operand=""; [ "$s" != feed-comments ] || operand=$ID
                 env -i HOME="$D" PATH=/usr/bin:/bin "$D/real/$s" --base-url http://127.0.0.1:9 --now 2026-01-01T00:00:00Z $operand 2>&1; echo "status $?"
+                env -i HOME="$D" PATH=/usr/bin:/bin "$D/real/$s" --version 2>&1; echo "status $?"
             done
             for t in feed-paginate feed-fetch feed-map comments-map feed-cache reldate feed-view; do ln -s "$REAL/$t" "$D/real/$t"; done
             env -i HOME="$D" PATH=/usr/bin:/bin "$D/link/feed-sync" --version; echo "status $?"
             """#, environment: ["D": d, "S": AcceptanceTests.scripts, "REAL": Products.directory, "ID": id])
         let lines = run.lines
-        XCTAssertEqual(lines.count, 8, run.out + run.stderr)
-        guard lines.count == 8 else { return }
+        XCTAssertEqual(lines.count, 14, run.out + run.stderr)
+        guard lines.count == 14 else { return }
         for (index, script) in ["feed-sync", "feed-show", "feed-comments"].enumerated() {
-            XCTAssertEqual(lines[2 * index], "\(script): cannot find feed-paginate beside this script, in FEED_BIN or on PATH (/usr/bin:/bin)")
-            XCTAssertEqual(lines[2 * index + 1], "status 127")
+            XCTAssertEqual(lines[4 * index], "\(script): cannot find feed-paginate beside this script, in FEED_BIN or on PATH (/usr/bin:/bin)")
+            XCTAssertEqual(lines[4 * index + 1], "status 127")
+            XCTAssertEqual(lines[4 * index + 2], "\(script): cannot find feed-cache beside this script, in FEED_BIN or on PATH (/usr/bin:/bin)")
+            XCTAssertEqual(lines[4 * index + 3], "status 127")
         }
-        XCTAssertTrue(lines[6].hasPrefix("feed-sync "), lines[6])
-        XCTAssertEqual(lines[7], "status 0")
+        XCTAssertTrue(lines[12].hasPrefix("feed-sync "), lines[12])
+        XCTAssertEqual(lines[13], "status 0")
     }
 
     /// `--version`: the tools' version (one constant), under the script's name.

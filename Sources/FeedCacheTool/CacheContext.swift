@@ -151,7 +151,8 @@ struct CacheContext {
     /// stamped with the current time and keeps the validators the 304 gave.
     private func confirm(_ page: PageRecord, tee: SaveInput?) {
         do throws(ErrorRecord) {
-            guard let header = try loader().confirm(validators: FeedValidators(page)) else {
+            // Nothing to confirm where there is no store: none is made for it.
+            guard storeExists, let header = try loader().confirm(validators: FeedValidators(page)) else {
                 tool.fail(ErrorRecord(.notFound, "the server answered 304 Not Modified, but nothing is cached to keep", context: [.init("url", page.url)]))
                 return
             }

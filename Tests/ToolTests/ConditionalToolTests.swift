@@ -267,6 +267,11 @@ final class ConditionalToolTests: XCTestCase {
         let nothing = sh(#"feed-cache --store "$T" save"#, stdin: page304 + "\n", environment: environment)
         XCTAssertEqual(nothing.status, 66, nothing.stderr)
         XCTAssertEqual(nothing.records().first?["error"] as? String, "not_found")
+        for store in ["feed.json", "feed.sqlite"] {
+            let none = sh(#"feed-cache --store "$D/\#(store)" save"#, stdin: page304 + "\n", environment: ["D": d])
+            XCTAssertEqual(none.status, 66, none.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: d + "/" + store), "no store is made for nothing to confirm")
+        }
         XCTAssertEqual(sh(#"feed-cache --store "$T" --now 2026-01-01T00:00:00Z save"#, stdin: image + "\n" + page200 + "\n", environment: environment).status, 0)
         let confirmed = sh(#"FEED_LOG=info feed-cache --store "$T" --now 2026-01-20T00:00:00Z save --tee"#, stdin: page304 + "\n", environment: environment)
         XCTAssertEqual(confirmed.status, 0, confirmed.stderr)

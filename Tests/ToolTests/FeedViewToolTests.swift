@@ -29,6 +29,27 @@ final class FeedViewToolTests: XCTestCase {
         """)
     }
 
+    /// On a terminal, the loading indicator turns ten times a second while
+    /// the input is awaited (here 1.5 s: past libdispatch's one-second
+    /// check, which a confined tool that drew it with a Dispatch timer once
+    /// died of), drawn by a thread the confinement allows; it is erased
+    /// before the feed is shown.
+    func test_view_onATerminal_turnsTheIndicatorWhileTheInputIsAwaited_thenErasesIt() throws {
+        guard sh("command -v script").status == 0 else { throw XCTSkip("script (util-linux) is not installed") }
+        let directory = temporaryDirectory(self)
+        try feed.write(toFile: directory + "/feed", atomically: false, encoding: .utf8)
+        try #"(sleep 1.5; cat "$D/feed") | feed-view --width 80; echo "status $?""#.write(toFile: directory + "/run", atomically: false, encoding: .utf8)
+        let run = sh(#"script -qec "sh \"$D/run\"" /dev/null"#, environment: env.merging(["D": directory, "NO_COLOR": "1"]) { $1 })
+        let out = run.out.replacingOccurrences(of: "\r\n", with: "\n")
+        XCTAssertTrue(out.hasSuffix("status 0\n"), out.debugDescription)
+        let erased = try XCTUnwrap(out.range(of: "\r\u{1B}[K"), out.debugDescription)
+        let turns = out[..<erased.lowerBound].components(separatedBy: "\r").filter { $0.hasSuffix("Loading…") }
+        XCTAssertGreaterThanOrEqual(turns.count, 10, out.debugDescription)
+        XCTAssertEqual(Set(turns.map { $0.prefix(1) }), ["|", "/", "-", "\\"], "it turns")
+        XCTAssertTrue(out[erased.upperBound...].hasPrefix("My Feed"), out.debugDescription)
+        XCTAssertFalse(out[erased.upperBound...].contains("Loading"), "nothing drawn after it is erased")
+    }
+
     func test_view_wrapsToANarrowWidth() {
         let run = sh("feed-view --width 30", stdin: feed, environment: env)
         XCTAssertEqual(run.out, """

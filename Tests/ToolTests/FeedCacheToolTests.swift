@@ -627,6 +627,16 @@ final class FeedCacheToolTests: XCTestCase {
             XCTAssertEqual(itself.status, 64, itself.stderr)
             XCTAssertTrue(itself.stderr.contains("is the store itself"), itself.stderr)
             XCTAssertEqual(cache("validate", store).status, 0, "the store is intact")
+
+            // A writable file in a folder its user may not make files in is written in place, as before.
+            guard sh("id -u").out == "0\n", sh("command -v setpriv").status == 0 else { return }
+            let run = sh(#"""
+                mkdir "$D/locked" && : > "$D/locked/image.bin" && chown 65534 "$D/locked/image.bin"
+                cp "$S" "$D/store.${S##*.}" && chmod 644 "$D/store.${S##*.}"
+                setpriv --reuid=65534 --regid=65534 --clear-groups feed-cache --store "$D/store.${S##*.}" image --output "$D/locked/image.bin" http://h/x
+                echo "status $?"; wc -c < "$D/locked/image.bin"
+                """#, environment: ["D": directory, "S": store])
+            XCTAssertEqual(run.lines, ["status 0", "300000"], run.stderr)
         }
     }
 

@@ -214,23 +214,21 @@ public enum POSIXFiles {
         }
         var existing = stat()
         let exists = stat(file, &existing) == 0
-        // A link to nothing yet is written through, as open makes its target.
-        if isLink, !exists {
+        /// Writes `path` in place (emptied first, made when it is not there).
+        func inPlace(_ path: String) throws(ErrorRecord) {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
             guard fd >= 0 else { throw failure("write", path) }
             defer { close(fd) }
             if let code = writeAll(fd, bytes) { throw failure("write", path, code) }
-            return
         }
-        if exists, existing.st_mode & S_IFMT != S_IFREG {
-            let fd = open(file, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw failure("write", file) }
-            defer { close(fd) }
-            if let code = writeAll(fd, bytes) { throw failure("write", file, code) }
-            return
-        }
+        // A link to nothing yet is written through, as open makes its target.
+        if isLink, !exists { return try inPlace(path) }
+        if exists, existing.st_mode & S_IFMT != S_IFREG { return try inPlace(file) }
         var template = Array((file + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // A file in a folder where no other can be made (read-only to this
+        // user, the file itself writable) is written in place, as before.
+        if fd < 0, exists, errno == EACCES || errno == EROFS || errno == EPERM, access(file, W_OK) == 0 { return try inPlace(file) }
         guard fd >= 0 else { throw failure("write", file) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -391,9 +391,10 @@ final class JSONFileTransaction: FeedStoreTransaction {
         }
         guard let temporaryPath else { throw ErrorRecord(.internal, "\(path): a read transaction cannot write") }
         // The document replaced keeps its mode and (for root) its owner; one
-        // made read-only is not replaced, as SQLite refuses to write one.
+        // made read-only is not replaced, as SQLite refuses to write one. A
+        // damaged one reset is a new store (0600, as SQLite makes one).
         var existing = stat()
-        let replaced = stat(documentPath, &existing) == 0
+        let replaced = stat(documentPath, &existing) == 0 && !reset
         if replaced, access(documentPath, W_OK) != 0 { throw POSIXFiles.failure("write", path) }
         #if DEBUG
         TestPause.at("FEED_TEST_PAUSE_BEFORE_TEMPORARY_FILE")

@@ -16,6 +16,9 @@ final class PostgreSQLConnection {
     let connection: OpaquePointer
     /// The store as shown in messages.
     let name: String
+    /// How long the store waits for a lock (its `--wait`): a lock waited
+    /// for longer is the store's `busy` failure.
+    var wait: Double = 0
 
     /// Connects through libpq to `uri`, a connection URI or string, with
     /// libpq's defaults, `PG*` environment variables and `~/.pgpass`: a
@@ -81,12 +84,28 @@ final class PostgreSQLConnection {
 
     /// SQLSTATE 42501, insufficient_privilege: the role may not do it.
     static let insufficientPrivilege = "42501"
+    /// SQLSTATE 55P03, lock_not_available: a lock waited for past `lock_timeout`.
+    static let lockNotAvailable = "55P03"
+
+    /// The last failure made here, kept while the transaction it aborted
+    /// lasts: a statement after it fails only with "current transaction is
+    /// aborted", which would hide it.
+    private(set) var lastFailure: ErrorRecord?
+
+    /// Whether the transaction failed (and only a rollback is taken).
+    var transactionFailed: Bool { PQtransactionStatus(connection) == PQTRANS_INERROR }
 
     /// The failure of `result` (nil: the connection's), while `doing`
     /// (running `sql`, when known). A permission refused is said as such:
     /// the role, the right it lacks and the object, and the rights a viewer
     /// and a writer need.
     func failure(_ result: OpaquePointer?, _ doing: String, sql: String? = nil) -> ErrorRecord {
+        let made = describe(result, doing, sql: sql)
+        lastFailure = made
+        return made
+    }
+
+    private func describe(_ result: OpaquePointer?, _ doing: String, sql: String?) -> ErrorRecord {
         var message = ""
         if let result, let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) {
             message = String(cString: primary)
@@ -94,6 +113,8 @@ final class PostgreSQLConnection {
             message = Self.oneLine(PQerrorMessage(connection))
         }
         lastSQLState = Self.sqlState(result)
+        // Told by its SQLSTATE, in any language of the server's.
+        if lastSQLState == Self.lockNotAvailable { return FeedStores.busy(name, wait: wait) }
         if lastSQLState == Self.insufficientPrivilege {
             let role = PQuser(connection).map { String(cString: $0) } ?? "this role"
             // The server's message names the object: "permission denied for table feed_image".

@@ -84,6 +84,7 @@ public final class PostgreSQLFeedStore: FeedStore {
         let connection = try connect()
         do throws(ErrorRecord) {
             try connection.execute("BEGIN", "begin a transaction")
+            try boundWaits(connection)
             try lock(connection)
             let tx = PostgreSQLTransaction(connection)
             defer { tx.end() }
@@ -107,6 +108,7 @@ public final class PostgreSQLFeedStore: FeedStore {
         let connection = try connect()
         do throws(ErrorRecord) {
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "begin a transaction")
+            try boundWaits(connection)
             let result: T
             let state = try schemaState(connection)
             switch state {
@@ -129,19 +131,37 @@ public final class PostgreSQLFeedStore: FeedStore {
         try enter()
         defer { running = false }
         let connection = try connect()
-        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "begin a transaction")
         defer { connection.rollback() }
-        guard try schemaState(connection) != .missing else {
-            return FeedStoreInfo(kind: "postgresql", path: name, exists: false, schemaVersion: nil,
-                                 itemCount: nil, timestamp: nil, imageDataCount: 0, imageDataBytes: 0)
+        do throws(ErrorRecord) {
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "begin a transaction")
+            try boundWaits(connection)
+            let state = try schemaState(connection)
+            guard state != .missing else {
+                return FeedStoreInfo(kind: "postgresql", path: name, exists: false, schemaVersion: nil,
+                                     itemCount: nil, timestamp: nil, imageDataCount: 0, imageDataBytes: 0)
+            }
+            let reader = PostgreSQLTransaction(connection, hasFirstCached: state == .current)
+            defer { reader.end() }
+            let header = try reader.retrieveHeader()
+            let (dataCount, dataBytes) = try reader.imageDataSummary()
+            return FeedStoreInfo(kind: "postgresql", path: name, exists: true, schemaVersion: state == .version1 ? 1 : Self.schemaVersion,
+                                 itemCount: header?.count, timestamp: header?.timestamp, imageDataCount: dataCount, imageDataBytes: dataBytes)
+        } catch {
+            throw error
         }
-        let reader = PostgreSQLTransaction(connection)
-        defer { reader.end() }
-        let header = try reader.retrieveHeader()
-        let (dataCount, dataBytes) = try reader.imageDataSummary()
-        return FeedStoreInfo(kind: "postgresql", path: name, exists: true, schemaVersion: Self.schemaVersion,
-                             itemCount: header?.count, timestamp: header?.timestamp, imageDataCount: dataCount, imageDataBytes: dataBytes)
     }
+
+    /// Bounds every wait for a lock in this transaction to `wait` seconds
+    /// (at once for 0): the writers' lock, and a table another session
+    /// locked (`LOCK TABLE`, a schema upgrade), which readers wait for too.
+    private func boundWaits(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
+        connection.wait = wait
+        // lock_timeout 0 would mean no bound at all: "at once" is 1 ms.
+        let milliseconds = max(1, Int((wait * 1000).rounded(.up)))
+        try connection.execute("SET LOCAL lock_timeout = \(milliseconds)", "lock")
+    }
+
+
 
     /// One transaction at a time per instance (one connection).
     private func enter() throws(ErrorRecord) {
@@ -167,16 +187,8 @@ public final class PostgreSQLFeedStore: FeedStore {
             }
             return
         }
-        let milliseconds = max(1, Int((wait * 1000).rounded(.up)))
-        try connection.execute("SET LOCAL lock_timeout = \(milliseconds)", "lock")
-        do throws(ErrorRecord) {
-            _ = try connection.query("SELECT pg_advisory_xact_lock(\(keys))", "lock")
-        } catch {
-            // 55P03: lock_not_available, the lock timeout.
-            if error.message.contains("lock timeout") { throw FeedStores.busy(name, wait: wait) }
-            throw error
-        }
-        try connection.execute("SET LOCAL lock_timeout = 0", "lock")
+        // Bounded by `boundWaits` (a lock timeout is `busy`, as every other: see `PostgreSQLConnection.failure`).
+        _ = try connection.query("SELECT pg_advisory_xact_lock(\(keys))", "lock")
     }
 
     enum SchemaState {

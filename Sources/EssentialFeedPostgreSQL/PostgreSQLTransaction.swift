@@ -60,6 +60,9 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
     /// holds, so that whatever comes next sees them.
     private func checkActive() throws(ErrorRecord) {
         guard active else { throw ErrorRecord(.internal, "\(name): store transaction used after it ended") }
+        // A statement failed (a failure the caller went past): it is the
+        // failure of whatever comes next, not "current transaction is aborted".
+        if connection.transactionFailed, let failure = connection.lastFailure { throw failure }
         try writer?.settle()
     }
 

@@ -176,6 +176,11 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(load.lines.count, 8)
         let save = sh("feed-cache save", stdin: Self.feedA, environment: env("feed_viewer"))
         XCTAssertEqual(save.status, 74, save.stderr)
+        // An expired feed the viewer may not delete: the right it lacks is
+        // said, not the aborted transaction's next statement.
+        let validate = sh("feed-cache --now 2040-01-01T00:00:00Z validate < /dev/null", environment: env("feed_viewer"))
+        XCTAssertEqual(validate.status, 74, validate.stderr)
+        XCTAssertTrue(validate.stderr.contains("permission denied: role feed_viewer lacks DELETE on table "), validate.stderr)
     }
 
     func test_loadImages_addsEachStoredImagesData_andTheCacheDate() {
@@ -244,6 +249,16 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("schema is version 3, newer than this release's (2)"), run.stderr)
     }
 
+    /// `info` names the schema version the store is at: 1 until the next
+    /// write upgrades it (it said 2, this release's).
+    func test_info_namesTheStoresSchemaVersion_untilTheNextWriteUpgradesIt() throws {
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+        try server.psql("ALTER TABLE essential_feed.feed_image DROP COLUMN first_cached_seconds; UPDATE essential_feed.store SET schema_version = 1", database: database)
+        XCTAssertTrue(sh("feed-cache --store \(quoted(store)) info").out.contains(#""schema_version":1,"#))
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+        XCTAssertTrue(sh("feed-cache --store \(quoted(store)) info").out.contains(#""schema_version":2,"#))
+    }
+
     func test_writerHoldingTheLock_onAnotherConnection_makesASaveBusy75AfterItsWait() throws {
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
         // Another host's writer: the advisory lock held by a session of psql for 3 seconds.
@@ -264,6 +279,30 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertLessThan(waited, 2500, holder.out)
         XCTAssertTrue(holder.stderr.contains("store is busy: still locked by another process after waiting 0.5 s"), holder.stderr)
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) load < /dev/null").out, Self.feedA)
+    }
+
+    /// A table another session locked (LOCK TABLE, as a schema upgrade
+    /// does) holds readers and writers up to their --wait, then busy (75):
+    /// they waited for ever. Told by the SQLSTATE, the server's messages in
+    /// German too (the English text was matched: 74).
+    func test_aTableLockedByAnotherSession_boundsEveryCommandByItsWait_busy75() throws {
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+        let errors = temporaryDirectory(self) + "/errors"
+        // German messages where the server has them (else its own).
+        _ = try? server.psql("ALTER DATABASE \(database) SET lc_messages = 'de_DE.UTF-8'", database: database)
+        let run = sh("""
+            psql -X -q -h \(quoted(server.directory)) -U \(server.user) -d \(database) \
+              -c 'BEGIN' -c 'LOCK TABLE essential_feed.feed_image IN ACCESS EXCLUSIVE MODE' -c 'SELECT pg_sleep(6)' -c 'COMMIT' > /dev/null &
+            sleep 0.5
+            for command in load info 'save' 'delete'; do
+                printf '%s\\n' '{"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","url":"http://h/image-2"}' |
+                    timeout 4 feed-cache --store "$S" --wait 0.5 $command > /dev/null 2>> "$E"
+                echo "$command $?"
+            done
+            wait
+            """, environment: ["S": store, "E": errors], timeout: 30)
+        XCTAssertEqual(run.lines, ["load 75", "info 75", "save 75", "delete 75"], (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) load < /dev/null").out, Self.feedA, "nothing changed")
     }
 
     func test_writerKilledMidSave_leavesTheOldFeed_andReleasesTheLock() throws {

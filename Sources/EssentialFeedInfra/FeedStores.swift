@@ -110,6 +110,97 @@ public enum FeedStores {
         return store[..<colon].lowercased() + store[colon...]
     }
 
+    /// A store as messages show it: a PostgreSQL URI with its passwords
+    /// hidden as libpq reads them (the user information's, up to the last
+    /// `@` of the authority, spaces and all; and a `password` parameter's,
+    /// its name percent-decoded, up to the next `&` or `#`); a path as it is.
+    public static func shown(_ store: String) -> String {
+        guard isPostgreSQL(store) else { return store }
+        return String(decoding: passwordRanges(in: Array(store.utf8)).reversed().reduce(into: Array(store.utf8)) { text, range in
+            text.replaceSubrange(range, with: "***".utf8)
+        }, as: UTF8.self)
+    }
+
+    /// `message` with every password of the PostgreSQL URI `store` in it
+    /// (as written, and percent-decoded) hidden: libpq's messages quote
+    /// pieces of the URI they could not read.
+    public static func masking(passwordsOf store: String, in message: String) -> String {
+        guard isPostgreSQL(store) else { return message }
+        let bytes = Array(store.utf8)
+        var secrets = Set<String>()
+        for range in passwordRanges(in: bytes) where !range.isEmpty {
+            let raw = Array(bytes[range])
+            secrets.insert(String(decoding: raw, as: UTF8.self))
+            secrets.insert(String(decoding: percentDecoded(raw[...]), as: UTF8.self))
+        }
+        var text = Array(message.utf8)
+        // The longest first: a password that holds another is hidden whole.
+        for secret in secrets.map({ Array($0.utf8) }).sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
+            var out: [UInt8] = []
+            var i = 0
+            while i < text.count {
+                if i + secret.count <= text.count, text[i..<(i + secret.count)].elementsEqual(secret) {
+                    out += "***".utf8
+                    i += secret.count
+                } else {
+                    out.append(text[i])
+                    i += 1
+                }
+            }
+            text = out
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Where the passwords of the PostgreSQL URI `text` lie, in order.
+    private static func passwordRanges(in text: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        guard let schemeEnd = (0..<max(0, text.count - 2)).first(where: { text[$0] == 0x3A && text[$0 + 1] == 0x2F && text[$0 + 2] == 0x2F }) else { return [] }
+        let start = schemeEnd + 3
+        // The authority ends at the path, the query or the fragment (not at a space: libpq reads on).
+        let end = text[start...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? text.count
+        if let at = text[start..<end].lastIndex(of: 0x40), let colon = text[start..<at].firstIndex(of: 0x3A) {
+            ranges.append((colon + 1)..<at)
+        }
+        // The parameters: NAME=VALUE pairs after the `?` (after the path), split at `&`, up to a `#`.
+        let queryEnd = text[end...].firstIndex(of: 0x23) ?? text.count
+        guard let question = text[end..<queryEnd].firstIndex(of: 0x3F) else { return ranges }
+        var i = question + 1
+        while i < queryEnd {
+            let pairEnd = text[i..<queryEnd].firstIndex(of: 0x26) ?? queryEnd
+            if let equals = text[i..<pairEnd].firstIndex(of: 0x3D),
+               percentDecoded(text[i..<equals]).map({ $0 | 0x20 }) == Array("password".utf8) {
+                ranges.append((equals + 1)..<pairEnd)
+            }
+            i = pairEnd + 1
+        }
+        return ranges
+    }
+
+    /// `bytes` with each `%XY` decoded (a `%` not followed by two hex digits kept).
+    private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            if bytes[i] == 0x25, i + 2 < bytes.endIndex, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]) {
+                out.append(high << 4 | low)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
     /// The error of a store that stayed locked past the wait limit, naming it.
     public static func busy(_ name: String, wait: Double) -> ErrorRecord {
         POSIXFiles.busy(name, wait: wait)

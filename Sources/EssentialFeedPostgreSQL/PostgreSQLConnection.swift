@@ -50,7 +50,8 @@ final class PostgreSQLConnection {
         }
         guard let connection else { throw ErrorRecord(.store, "\(name): cannot connect: out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.oneLine(PQerrorMessage(connection))
+            // libpq quotes the pieces of the URI it could not read, a password's too.
+            let message = FeedStores.masking(passwordsOf: uri, in: Self.oneLine(PQerrorMessage(connection)))
             PQfinish(connection)
             throw ErrorRecord(.store, "\(name): cannot connect: \(message)")
         }

@@ -56,26 +56,9 @@ public final class PostgreSQLFeedStore: FeedStore {
         self.wait = wait.isNaN ? 0 : max(wait, 0)
     }
 
-    /// `uri` with its password hidden: in the user information and in a
-    /// `password=` parameter.
+    /// `uri` with its passwords hidden (see `FeedStores.shown`).
     public static func redact(_ uri: String) -> String {
-        let text = Array(Secrets.redact(uri).utf8)
-        let key = Array("password=".utf8)
-        var out: [UInt8] = []
-        var i = 0
-        while i < text.count {
-            let starts = i == 0 || [UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: " ")].contains(text[i - 1])
-            if starts, i + key.count <= text.count, zip(text[i..<(i + key.count)], key).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) {
-                out += text[i..<(i + key.count)]
-                out += Secrets.mask.utf8
-                i += key.count
-                while i < text.count, ![UInt8(ascii: "&"), UInt8(ascii: " "), UInt8(ascii: "#")].contains(text[i]) { i += 1 }
-            } else {
-                out.append(text[i])
-                i += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        FeedStores.shown(uri)
     }
 
     public func transaction<T>(_ body: (any FeedStoreTransaction) throws(ErrorRecord) -> T) throws(ErrorRecord) -> T {

@@ -13,6 +13,8 @@ import Glibc
 struct CacheContext {
     let tool: Tool
     let path: String
+    /// The store as messages show it (a PostgreSQL URI's passwords hidden).
+    var shown: String { FeedStores.shown(path) }
     /// Why no store path could be named (no HOME), for the commands that
     /// go on without a store (`save --tee`, `fallback`): opening the store
     /// fails with it.
@@ -121,11 +123,11 @@ struct CacheContext {
                 tool.diagnostics.info("save --append: kept \(result.kept), added \(result.added), dropped \(result.droppedExpired) expired")
             case let .merge(after):
                 let result = try loader.merge(reading: input.next, after: after, validators: { input.page.flatMap { $0.isNotModified ? nil : FeedValidators($0) } })
-                tool.diagnostics.info("save --merge: \(counted(result.saved, "item")) of the page saved into \(path) in place of \(result.replaced) cached; kept \(result.ahead) ahead and \(result.after) after, dropped \(result.droppedExpired) expired")
+                tool.diagnostics.info("save --merge: \(counted(result.saved, "item")) of the page saved into \(shown) in place of \(result.replaced) cached; kept \(result.ahead) ahead and \(result.after) after, dropped \(result.droppedExpired) expired")
             case .replace:
                 // The first page's validators, for the next conditional request.
                 let result = try loader.save(reading: input.next, validators: { input.page.flatMap { $0.isNotModified ? nil : FeedValidators($0) } })
-                tool.diagnostics.info("save: \(counted(result.saved, "item")) saved to \(path)")
+                tool.diagnostics.info("save: \(counted(result.saved, "item")) saved to \(shown)")
             }
         } catch where input.rejected {
             // The input's own failure, already reported: the save rolled back.
@@ -212,8 +214,8 @@ struct CacheContext {
     private func failure(of summary: FeedCacheLoadSummary) -> ErrorRecord? {
         switch summary {
         case .found: nil
-        case .empty: ErrorRecord(.notFound, "nothing cached in \(path)")
-        case let .expired(cached): ErrorRecord(.notFound, "the cache in \(path) expired at \(policy.expiry(of: cached.timestamp).iso8601)")
+        case .empty: ErrorRecord(.notFound, "nothing cached in \(shown)")
+        case let .expired(cached): ErrorRecord(.notFound, "the cache in \(shown) expired at \(policy.expiry(of: cached.timestamp).iso8601)")
         }
     }
 
@@ -355,7 +357,7 @@ struct CacheContext {
             if let unavailable = writeCachedFeed() {
                 tool.diagnostics.info("fallback: no input, and no cached feed to write: \(unavailable.message)")
             } else {
-                tool.diagnostics.info("fallback: no input: wrote the cached feed from \(path)")
+                tool.diagnostics.info("fallback: no input: wrote the cached feed from \(shown)")
             }
             return
         }
@@ -365,7 +367,7 @@ struct CacheContext {
         }
         if failures.isEmpty && notModified {
             if let unavailable = writeCachedFeed() { return tool.fail(unavailable) }
-            tool.diagnostics.info("fallback: not modified: wrote the cached feed from \(path)")
+            tool.diagnostics.info("fallback: not modified: wrote the cached feed from \(shown)")
             return
         }
         if failures.isEmpty, let keepFailure {
@@ -375,13 +377,13 @@ struct CacheContext {
                 if unavailable.kind == .notFound { tool.diagnostics.info(said) } else { tool.diagnostics.error(said) }
                 return tool.fail(keepFailure)
             }
-            tool.diagnostics.error("fallback: \(keepFailure.message): wrote the cached feed from \(path) instead")
+            tool.diagnostics.error("fallback: \(keepFailure.message): wrote the cached feed from \(shown) instead")
             return tool.record(keepFailure.kind)
         }
         // The input failed (`failures` is not empty from here on).
         let reason = failures[0].own?.message ?? "an error record"
         guard let unavailable = writeCachedFeed() else {
-            tool.diagnostics.info("fallback: the input failed (\(reason)): wrote the cached feed from \(path)")
+            tool.diagnostics.info("fallback: the input failed (\(reason)): wrote the cached feed from \(shown)")
             return
         }
         // Nothing cached is the usual case; a store that cannot be read (a database out of reach) is worth a line.
@@ -480,7 +482,7 @@ struct CacheContext {
                 if !input.trusted { throw ErrorRecord(.invalidData, "the input had invalid lines") }
                 return nil
             }
-            tool.diagnostics.debug("save-images: stored \(counted(stored, "image")) in \(path)")
+            tool.diagnostics.debug("save-images: stored \(counted(stored, "image")) in \(shown)")
         } catch where !input.trusted {
             // The invalid lines are already reported: the transaction rolled back.
             tool.diagnostics.info("save-images: nothing stored: the input had invalid lines")

@@ -32,7 +32,7 @@ enum PostgreSQLHelper {
         execv(helper, argv)
         let reason = String(cString: strerror(errno))
         argv.forEach { free($0) }
-        return ErrorRecord(.store, "\(Secrets.redact(store)): a PostgreSQL store needs \(helper), which cannot be run: \(reason)")
+        return ErrorRecord(.store, "\(FeedStores.shown(store)): a PostgreSQL store needs \(helper), which cannot be run: \(reason)")
     }
 
     /// The directory of the file this process runs, its links resolved.

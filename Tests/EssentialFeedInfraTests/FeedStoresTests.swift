@@ -90,4 +90,19 @@ final class FeedStoresTests: XCTestCase {
             XCTAssertNil(try store.retrieve(), name)
         }
     }
+    /// A store's passwords, hidden as libpq reads them.
+    func test_shown_hidesAPostgreSQLURIsPasswordsAsLibpqReadsThem() {
+        let cases = [
+            ("postgresql://u:pw@h/db", "postgresql://u:***@h/db"),
+            ("postgresql://u:p w@x@h:5/db?a=1", "postgresql://u:***@h:5/db?a=1"),
+            ("POSTGRES://h/db?user=u&password=p w&x=1", "POSTGRES://h/db?user=u&password=***&x=1"),
+            ("postgresql:///db?host=/s&PASSWORD=pw#f", "postgresql:///db?host=/s&PASSWORD=***#f"),
+            ("postgresql:///db?pass%77ord=pw", "postgresql:///db?pass%77ord=***"),
+            ("postgresql://h/db?passwords=kept", "postgresql://h/db?passwords=kept"),
+            ("/home/u:pw@h/feed.sqlite", "/home/u:pw@h/feed.sqlite"),
+        ]
+        for (store, shown) in cases { XCTAssertEqual(FeedStores.shown(store), shown, store) }
+        XCTAssertEqual(FeedStores.masking(passwordsOf: "postgresql://u:50%25off@h/db", in: #"invalid token: "50%25off" (50%off)"#),
+                       #"invalid token: "***" (***)"#)
+    }
 }

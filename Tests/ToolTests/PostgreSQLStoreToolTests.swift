@@ -219,6 +219,29 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertFalse(password.stderr.contains("s3cret") || password.out.contains("s3cret"), password.stderr)
     }
 
+    /// Every message hides a store's password as libpq reads it: a
+    /// `password` parameter in the messages of a store that answers
+    /// (nothing cached, a save, fallback), one with a space, a name
+    /// percent-encoded, and the piece of the URI libpq quotes when it
+    /// cannot read it ("invalid percent-encoded token").
+    func test_everyMessage_hidesThePasswordAsLibpqReadsIt() {
+        let answering = store + "&password=S3cretA"
+        let runs = [
+            sh("FEED_LOG=info feed-cache --store \(quoted(answering)) load < /dev/null"),
+            sh("FEED_LOG=info feed-cache --store \(quoted(answering)) save", stdin: Self.feedA),
+            sh("FEED_LOG=info feed-cache --store \(quoted(answering)) fallback < /dev/null"),
+            sh("feed-cache --store \(quoted(store + "&pass%77ord=S3cretB")) info"),
+            sh("feed-cache --store 'postgresql://feed:S3cret C@127.0.0.1:1/feed?connect_timeout=2' load < /dev/null"),
+            sh("feed-cache --store 'postgresql://127.0.0.1:1/feed?connect_timeout=2&password=S3cret D' load < /dev/null"),
+            sh("feed-cache --store 'postgresql://feed:50%S3cretE@127.0.0.1:1/feed' load < /dev/null"),
+        ]
+        XCTAssertFalse(runs[0].stderr.isEmpty)
+        for run in runs {
+            XCTAssertFalse(run.stderr.contains("S3cret") || run.out.contains("S3cret"), run.out + run.stderr)
+        }
+        XCTAssertTrue(runs[6].stderr.contains("cannot connect: "), runs[6].stderr)
+    }
+
     func test_fallback_withTheDatabaseUnreachable_writesTheInputsErrorAndExitsWithItsStatus() {
         let unreachable = "postgresql://127.0.0.1:1/feed?connect_timeout=2"
         let error = #"{"error":"connectivity","message":"refused"}"#

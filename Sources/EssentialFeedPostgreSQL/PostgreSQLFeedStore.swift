@@ -74,6 +74,7 @@ public final class PostgreSQLFeedStore: FeedStore {
             switch try schemaState(connection) {
             case .missing: try createSchema(connection)
             case .version1: try migrateFromVersion1(connection)
+            case .damaged: try resetTables(connection)
             case .current: break
             }
             let result = try body(tx)
@@ -97,6 +98,8 @@ public final class PostgreSQLFeedStore: FeedStore {
             switch state {
             case .missing:
                 result = try body(FeedStoreSnapshotTransaction(FeedStoreSnapshot()))
+            case let .damaged(reason):
+                throw damaged(reason)
             case .current, .version1:
                 let reader = PostgreSQLTransaction(connection, hasFirstCached: state == .current)
                 defer { reader.end() }
@@ -119,6 +122,7 @@ public final class PostgreSQLFeedStore: FeedStore {
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "begin a transaction")
             try boundWaits(connection)
             let state = try schemaState(connection)
+            if case let .damaged(reason) = state { throw damaged(reason) }
             guard state != .missing else {
                 return FeedStoreInfo(kind: "postgresql", path: name, exists: false, schemaVersion: nil,
                                      itemCount: nil, timestamp: nil, imageDataCount: 0, imageDataBytes: 0)
@@ -174,8 +178,12 @@ public final class PostgreSQLFeedStore: FeedStore {
         _ = try connection.query("SELECT pg_advisory_xact_lock(\(keys))", "lock")
     }
 
-    enum SchemaState {
+    enum SchemaState: Equatable {
         case missing
+        /// Ours (its `store` table says so), with a table or a column of its
+        /// version missing: reset by the next write transaction, as the
+        /// SQLite store resets a damaged file of ours.
+        case damaged(String)
         /// Before each image kept when it was first cached (migrated by the next write transaction).
         case version1
         case current
@@ -207,10 +215,42 @@ public final class PostgreSQLFeedStore: FeedStore {
             }
             guard version == 1 else { throw foreign("unknown schema version \(version)") }
         }
-        guard names.isSuperset(of: ["feed_cache", "feed_image", "image_data"]) else {
-            throw foreign("tables are missing from \(Self.schema)")
-        }
+        let missingTables = ["feed_cache", "feed_image", "image_data"].filter { !names.contains($0) }
+        guard missingTables.isEmpty else { return .damaged("tables missing: \(missingTables.joined(separator: ", "))") }
+        // The columns, from the catalog (which any role may read, whatever its rights on the tables).
+        let columns = try connection.query("""
+            SELECT c.relname, a.attname FROM pg_catalog.pg_attribute a
+            JOIN pg_catalog.pg_class c ON c.oid = a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = $1 AND a.attnum > 0 AND NOT a.attisdropped
+            """, [Self.schema], "read the schema")
+        let present = Set((0..<columns.rows).compactMap { row in columns.text(row, 0).flatMap { table in columns.text(row, 1).map { table + "." + $0 } } })
+        let missingColumns = Self.columns(version: version).filter { !present.contains($0) }
+        guard missingColumns.isEmpty else { return .damaged("columns missing: \(missingColumns.joined(separator: ", "))") }
         return version == 1 ? .version1 : .current
+    }
+
+    /// The columns of the feed's tables at `version`, as `TABLE.COLUMN`.
+    private static func columns(version: Int) -> [String] {
+        ["feed_cache.singleton", "feed_cache.timestamp_seconds", "feed_cache.timestamp_nanoseconds", "feed_cache.validators_url",
+         "feed_cache.etag", "feed_cache.last_modified", "feed_image.position", "feed_image.id", "feed_image.description",
+         "feed_image.location", "feed_image.url", "feed_image.data_key", "image_data.url", "image_data.data"]
+            + (version >= 2 ? ["feed_image.first_cached_seconds"] : [])
+    }
+
+    private func damaged(_ reason: String) -> ErrorRecord {
+        ErrorRecord(.store, "\(name): damaged feed cache: \(reason) (validate or the next save resets it)")
+    }
+
+    /// A store of ours that lost a table or a column: its feed tables made
+    /// anew, empty, at this version (its feed and image data are lost, as a
+    /// damaged file's are).
+    private func resetTables(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
+        let s = Self.schema
+        try connection.execute("""
+            DROP TABLE IF EXISTS \(s).feed_cache, \(s).feed_image, \(s).image_data;
+            \(Self.feedTables);
+            UPDATE \(s).store SET schema_version = \(Self.schemaVersion);
+            """, "reset the damaged store")
     }
 
     private func foreign(_ reason: String) -> ErrorRecord {
@@ -229,6 +269,31 @@ public final class PostgreSQLFeedStore: FeedStore {
             """, "migrate the store's schema")
     }
 
+    /// The feed's tables, as this version makes them (statements joined by `;`).
+    static let feedTables = """
+        CREATE TABLE \(schema).feed_cache (
+            singleton integer PRIMARY KEY CHECK (singleton = 1),
+            timestamp_seconds bigint NOT NULL,
+            timestamp_nanoseconds integer NOT NULL CHECK (timestamp_nanoseconds BETWEEN 0 AND 999999999),
+            validators_url text,
+            etag text,
+            last_modified text
+        );
+        CREATE TABLE \(schema).feed_image (
+            position bigint PRIMARY KEY,
+            id text NOT NULL,
+            description text,
+            location text,
+            url text NOT NULL,
+            data_key text,
+            first_cached_seconds bigint
+        );
+        CREATE TABLE \(schema).image_data (
+            url text PRIMARY KEY,
+            data bytea NOT NULL
+        )
+        """
+
     private func createSchema(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
         let s = Self.schema
         try connection.execute("""
@@ -239,27 +304,7 @@ public final class PostgreSQLFeedStore: FeedStore {
                 schema_version integer NOT NULL
             );
             INSERT INTO \(s).store VALUES (1, '\(Self.application)', \(Self.schemaVersion));
-            CREATE TABLE \(s).feed_cache (
-                singleton integer PRIMARY KEY CHECK (singleton = 1),
-                timestamp_seconds bigint NOT NULL,
-                timestamp_nanoseconds integer NOT NULL CHECK (timestamp_nanoseconds BETWEEN 0 AND 999999999),
-                validators_url text,
-                etag text,
-                last_modified text
-            );
-            CREATE TABLE \(s).feed_image (
-                position bigint PRIMARY KEY,
-                id text NOT NULL,
-                description text,
-                location text,
-                url text NOT NULL,
-                data_key text,
-                first_cached_seconds bigint
-            );
-            CREATE TABLE \(s).image_data (
-                url text PRIMARY KEY,
-                data bytea NOT NULL
-            );
+            \(Self.feedTables)
             """, "create the store's schema")
     }
 }

@@ -264,6 +264,25 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(try server.psql("TABLE essential_feed.notes", database: database), "theirs\n")
     }
 
+    /// A store of ours that lost a table or a column is damaged: a read
+    /// says so (74), and validate or the next save resets it, as the SQLite
+    /// store does a damaged file of ours (it was refused as not ours, for
+    /// ever; a lost column failed every save).
+    func test_aStoreOfOursMissingATableOrAColumn_isResetByValidateOrTheNextSave() throws {
+        for (damage, reset) in [("DROP TABLE essential_feed.image_data", "validate"),
+                                ("ALTER TABLE essential_feed.feed_image DROP COLUMN data_key", "save")] {
+            XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+            try server.psql(damage, database: database)
+            let load = sh("feed-cache --store \(quoted(store)) load < /dev/null")
+            XCTAssertEqual(load.status, 74, damage)
+            XCTAssertTrue(load.stderr.contains("damaged feed cache: "), load.stderr)
+            let run = sh("feed-cache --store \(quoted(store)) \(reset)", stdin: Self.feedA)
+            XCTAssertEqual(run.status, 0, "\(damage): \(run.stderr)")
+            XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+            XCTAssertEqual(sh("feed-cache --store \(quoted(store)) load < /dev/null").out, Self.feedA, damage)
+        }
+    }
+
     func test_aNewerSchemaVersion_isRefused74() throws {
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
         try server.psql("UPDATE essential_feed.store SET schema_version = 3", database: database)

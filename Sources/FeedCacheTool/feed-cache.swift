@@ -47,9 +47,9 @@ public enum FeedCacheTool {
               fallback        read feed image records and write them on unchanged; when
                               the input failed (an error record, an invalid line) or had
                               no line at all, write the cached feed instead, as load
-                              would (exit 0); with no valid cache, write the input's
-                              error records (exit with the first one's status). Writes
-                              once the input has ended.
+                              would (exit 0); with no
+                              valid cache, write the input's error records (exit with
+                              the first one's status). Writes once the input has ended.
               validate        delete the cached feed if it is expired or cannot be read
               delete          delete the cached feed (nothing to do when empty)
               info            write one record describing the store and its feed

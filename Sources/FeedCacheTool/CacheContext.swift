@@ -317,10 +317,7 @@ struct CacheContext {
         var keepFailure: ErrorRecord?
         /// A page record of a 304: the cached feed is current, and is what to write.
         var notModified = false
-        /// Whether the input had a line at all (blank lines aside).
-        var gaveALine = false
         tool.forEachLine { line, number, truncated in
-            gaveALine = true
             var problem: ErrorRecord?
             if truncated {
                 problem = RecordLine.truncated(lineNumber: number)
@@ -350,16 +347,6 @@ struct CacheContext {
             } catch {
                 keepFailure = error
             }
-        }
-        // No line at all (an upstream killed before it wrote anything) is no
-        // feed: the cached one, as save keeps it; with none, nothing.
-        if !gaveALine, tool.exitCode == 0 {
-            if let unavailable = writeCachedFeed() {
-                tool.diagnostics.info("fallback: no input, and no cached feed to write: \(unavailable.message)")
-            } else {
-                tool.diagnostics.info("fallback: no input: wrote the cached feed from \(shown)")
-            }
-            return
         }
         if failures.isEmpty && keepFailure == nil && !(notModified && kept.isEmpty) {
             do throws(ErrorRecord) { try kept.write(to: tool.output) } catch { tool.fail(error) }

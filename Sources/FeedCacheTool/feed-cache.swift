@@ -45,9 +45,8 @@ public enum FeedCacheTool {
                               --cached-at when the cache first had it and when
                               the feed was saved (first_cached_at, cached_at)
               fallback        read feed image records and write them on unchanged; when
-                              the input failed (an error record, an invalid line) or had
-                              no line at all, write the cached feed instead, as load
-                              would (exit 0); with no
+                              the input failed (an error record, an invalid line), write
+                              the cached feed instead, as load would (exit 0); with no
                               valid cache, write the input's error records (exit with
                               the first one's status). Writes once the input has ended.
               validate        delete the cached feed if it is expired or cannot be read

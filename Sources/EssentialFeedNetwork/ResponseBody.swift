@@ -10,6 +10,11 @@ final class ResponseBody {
     /// The content codings' decoders, the first fed the bytes as sent,
     /// each the next one's input.
     private let inflaters: [Inflater]
+    /// The bytes each decoder but the last handed on, bounded as the body
+    /// is: a layer of codings is hardly larger than what it decodes to, and
+    /// unbounded, one between others could make minutes of work from a few
+    /// hundred bytes sent (gzip members with nothing in them, nested).
+    private var handedOn: [Int]
     private let spilling: BodySpilling?
     private var bytes: [UInt8] = []
     private var spill: (any BodySpill)?
@@ -25,6 +30,7 @@ final class ResponseBody {
         self.limit = limit
         self.reportedLimit = reportedLimit
         inflaters = codings.map(Inflater.init)
+        handedOn = Array(repeating: 0, count: max(0, codings.count - 1))
         self.spilling = spilling
     }
 
@@ -45,6 +51,11 @@ final class ResponseBody {
     /// next; past the last, keeps them.
     private func decode(_ bytes: UnsafeRawBufferPointer, from stage: Int) throws(HTTPFailure) {
         guard stage < inflaters.count else { return try keep(bytes) }
+        if stage > 0 {
+            // A coded layer's size: the limit, and a sixteenth more for the codings' own bytes.
+            handedOn[stage - 1] += bytes.count
+            guard handedOn[stage - 1] <= limit / 16 * 17 + (64 << 10) || limit > Int.max / 2 else { throw Self.tooLarge(reportedLimit) }
+        }
         try inflaters[stage].decode(bytes) { (decoded) throws(HTTPFailure) in try decode(decoded, from: stage + 1) }
     }
 

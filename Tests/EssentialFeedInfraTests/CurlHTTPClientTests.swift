@@ -97,6 +97,10 @@ final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
         try spec_get_decodesGzipAndDeflateBodies()
     }
 
+    func test_get_boundsEachLayerOfStackedCodings() throws {
+        try spec_get_boundsEachLayerOfStackedCodings()
+    }
+
     func test_get_failsOnACorruptOrCutShortCompressedBody() throws {
         try spec_get_failsOnACorruptOrCutShortCompressedBody()
     }

@@ -33,6 +33,7 @@ protocol HTTPClientSpecs {
     func test_get_sendsTheOneRequestShape() throws
     func test_get_decodesGzipAndDeflateBodies() throws
     func test_get_failsOnACorruptOrCutShortCompressedBody() throws
+    func test_get_boundsEachLayerOfStackedCodings() throws
     func test_get_boundsTheDecodedSizeOfACompressedBody() throws
     func test_get_sendsConditions_andDeliversValidatorsAndA304() throws
 }
@@ -356,6 +357,22 @@ class HTTPClientTestCase: XCTestCase {
         let empty = try Answering(fields: "Content-Encoding: gzip\r\n", body: [])
         defer { empty.server.stop() }
         XCTAssertEqual(try get(empty.url).get().body, [])
+    }
+
+    /// A layer of codings between others is bounded as the body is: gzip
+    /// members with nothing in them, nested, made minutes of work from a
+    /// few hundred bytes sent, and an empty body in the end.
+    func spec_get_boundsEachLayerOfStackedCodings() throws {
+        let empty = Compression.compress([], .gzip)
+        let members = Array([[UInt8]](repeating: empty, count: 100_000).joined())
+        let answering = try Answering(fields: "Content-Encoding: gzip, gzip\r\n", body: Compression.compress(members, .gzip))
+        defer { answering.server.stop() }
+        let started = Date()
+        guard case let .failure(failure) = get(answering.url, maxBodyBytes: 1 << 20) else {
+            return XCTFail("a layer of \(members.count) bytes under a limit of 1 MiB is refused")
+        }
+        XCTAssertEqual(failure.reason, .bodyTooLarge, failure.message)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     }
 
     func spec_get_failsOnACorruptOrCutShortCompressedBody() throws {

@@ -502,7 +502,7 @@ struct CacheContext {
             tool.diagnostics.debug("image data hit: \(url) (\(counted(data.count, "byte")))")
             if let output, output != "-" {
                 // Whole or not at all: a full disk leaves the file as it was.
-                try POSIXFiles.replaceAtomically(output, with: data)
+                try POSIXFiles.replaceAtomically(output, with: data, temporaryFiles: InterruptCleanup.shared)
             } else {
                 tool.output.raw(data)
             }

@@ -623,6 +623,16 @@ final class FeedCacheToolTests: XCTestCase {
             XCTAssertEqual(FileManager.default.contents(atPath: file), Data(big), "written through the link")
             XCTAssertEqual(sh(#"stat -c %a "$F"; test -L "$D/link" && echo link"#, environment: ["F": file, "D": directory]).lines, ["640", "link"])
 
+            // In place, keeping what it is: a file with another link, or named through /dev/fd.
+            let places = sh(#"""
+                : > "$D/linked" && ln "$D/linked" "$D/other"
+                feed-cache --store "$S" image --output "$D/linked" http://h/x && wc -c < "$D/other"
+                : > "$D/fd" && before=$(stat -c %i "$D/fd")
+                exec 3> "$D/fd"; feed-cache --store "$S" image --output /dev/fd/3 http://h/x; exec 3>&-
+                [ "$(stat -c %i "$D/fd")" = "$before" ] && wc -c < "$D/fd"
+                """#, environment: ["D": directory, "S": store])
+            XCTAssertEqual(places.lines, ["300000", "300000"], places.stderr)
+
             let itself = cache("image --output \(quoted(store)) http://h/x", store)
             XCTAssertEqual(itself.status, 64, itself.stderr)
             XCTAssertTrue(itself.stderr.contains("is the store itself"), itself.stderr)
@@ -637,6 +647,18 @@ final class FeedCacheToolTests: XCTestCase {
                 echo "status $?"; wc -c < "$D/locked/image.bin"
                 """#, environment: ["D": directory, "S": store])
             XCTAssertEqual(run.lines, ["status 0", "300000"], run.stderr)
+            // A file its user may not write is refused, as `>` refuses it; another's
+            // writable file in a sticky folder (as /tmp) is written in place.
+            let others = sh(#"""
+                as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+                mkdir -m 1777 "$D/sticky" && echo OLD > "$D/sticky/read-only" && chmod 644 "$D/sticky/read-only"
+                : > "$D/sticky/shared" && chmod 666 "$D/sticky/shared"
+                as_nobody feed-cache --store "$D/store.${S##*.}" image --output "$D/sticky/read-only" http://h/x; echo "read-only $?"
+                cat "$D/sticky/read-only"
+                as_nobody feed-cache --store "$D/store.${S##*.}" image --output "$D/sticky/shared" http://h/x; echo "shared $?"
+                wc -c < "$D/sticky/shared"; stat -c %U "$D/sticky/shared"
+                """#, environment: ["D": directory, "S": store])
+            XCTAssertEqual(others.lines, ["read-only 74", "OLD", "shared 0", "300000", "root"], others.stderr)
         }
     }
 

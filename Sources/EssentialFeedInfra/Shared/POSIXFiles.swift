@@ -196,15 +196,27 @@ public enum POSIXFiles {
         return nil
     }
 
-    /// Writes `bytes` to `file` whole or not at all: to a temporary file
-    /// beside it (`FILE.XXXXXX`), fsynced, then renamed over it, the folder
-    /// fsynced. A file replaced keeps its mode (and, for root, its owner); a
-    /// new one gets 0666 less the umask, as `open` makes it. On failure the
-    /// temporary file is removed and `file` is as it was. A `file` that is
-    /// there and not a regular file (a FIFO, a device, /dev/stdout) is
-    /// written directly, as no rename could replace it; a symbolic link,
-    /// through to its target.
-    public static func replaceAtomically(_ path: String, with bytes: [UInt8]) throws(ErrorRecord) {
+    /// Writes `bytes` to `path` whole or not at all, as a user's file is
+    /// best replaced: to a temporary file beside it (`FILE.XXXXXX`, removed
+    /// at an interrupt through `temporaryFiles`), fsynced, then renamed over
+    /// it, the folder fsynced. A file replaced keeps its mode (and, for
+    /// root, its owner); a new one gets 0666 less the umask, as `open` makes
+    /// it. On failure the temporary file is removed and the file is as it
+    /// was. A symbolic link is written through. A file its user may not
+    /// write is refused (74), as `>` refuses it. Written in place instead,
+    /// since no rename could keep what it is: a device, a FIFO or a file
+    /// named through /dev or /proc (/dev/stdout, /dev/fd/3); a file with
+    /// other links, or another user's; a link to nothing yet; and a file in
+    /// a folder where no other can be made, or renamed over (sticky /tmp).
+    public static func replaceAtomically(_ path: String, with bytes: [UInt8], temporaryFiles: (any TemporaryFiles)? = nil) throws(ErrorRecord) {
+        /// Writes `target` in place (emptied first, made when it is not there).
+        func inPlace(_ target: String) throws(ErrorRecord) {
+            let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard fd >= 0 else { throw failure("write", target) }
+            defer { close(fd) }
+            if let code = writeAll(fd, bytes) { throw failure("write", target, code) }
+        }
+        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") { return try inPlace(path) }
         var file = path
         var link = stat()
         let isLink = lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
@@ -214,39 +226,51 @@ public enum POSIXFiles {
         }
         var existing = stat()
         let exists = stat(file, &existing) == 0
-        /// Writes `path` in place (emptied first, made when it is not there).
-        func inPlace(_ path: String) throws(ErrorRecord) {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-            guard fd >= 0 else { throw failure("write", path) }
-            defer { close(fd) }
-            if let code = writeAll(fd, bytes) { throw failure("write", path, code) }
-        }
-        // A link to nothing yet is written through, as open makes its target.
         if isLink, !exists { return try inPlace(path) }
-        if exists, existing.st_mode & S_IFMT != S_IFREG { return try inPlace(file) }
+        if exists {
+            guard access(file, W_OK) == 0 else { throw failure("write", file) }
+            if existing.st_mode & S_IFMT != S_IFREG || existing.st_nlink > 1 || (geteuid() != 0 && existing.st_uid != geteuid()) {
+                return try inPlace(file)
+            }
+        }
         var template = Array((file + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        // A file in a folder where no other can be made (read-only to this
-        // user, the file itself writable) is written in place, as before.
-        if fd < 0, exists, errno == EACCES || errno == EROFS || errno == EPERM, access(file, W_OK) == 0 { return try inPlace(file) }
-        guard fd >= 0 else { throw failure("write", file) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var token: Int?
+        let fd = { () -> Int32 in
+            let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if made >= 0, let temporaryFiles {
+                let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                token = temporaryFiles.onInterrupt { _ = unlink(name) }
+            }
+            return made
+        }
+        let made = if let temporaryFiles { temporaryFiles.uninterrupted(fd) } else { fd() }
+        // A folder where no other file can be made: the file, writable, in place.
+        if made < 0, exists, errno == EACCES || errno == EROFS || errno == EPERM { return try inPlace(file) }
+        guard made >= 0 else { throw failure("write", file) }
+        defer { if let token { temporaryFiles?.done(token) } }
+        _ = fcntl(made, F_SETFD, FD_CLOEXEC)
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var code: Int32?
         if exists {
-            if fchmod(fd, existing.st_mode & 0o7777) != 0 { code = errno }
-            if geteuid() == 0 { _ = fchown(fd, existing.st_uid, existing.st_gid) }
+            if fchmod(made, existing.st_mode & 0o7777) != 0 { code = errno }
+            if geteuid() == 0 { _ = fchown(made, existing.st_uid, existing.st_gid) }
         } else {
             let mask = umask(0)
             umask(mask)
-            if fchmod(fd, 0o666 & ~mask) != 0 { code = errno }
+            if fchmod(made, 0o666 & ~mask) != 0 { code = errno }
         }
-        if code == nil { code = writeAll(fd, bytes) }
-        if code == nil, fsync(fd) != 0 { code = errno }
-        if close(fd) != 0, code == nil { code = errno }
-        if code == nil, rename(temporary, file) != 0 { code = errno }
+        if code == nil { code = writeAll(made, bytes) }
+        if code == nil, fsync(made) != 0 { code = errno }
+        if close(made) != 0, code == nil { code = errno }
+        if code == nil {
+            let move = { () -> Int32? in rename(temporary, file) == 0 ? nil : errno }
+            // Not `?? move()`: a rename that succeeded gives nil, and would run again.
+            if let temporaryFiles { code = temporaryFiles.uninterrupted(move) } else { code = move() }
+        }
         if let code {
             _ = unlink(temporary)
+            // Not to be renamed over (another's file in a sticky folder): in place.
+            if exists, code == EPERM || code == EACCES { return try inPlace(file) }
             throw failure("write", file, code)
         }
         try syncDirectory(directory(of: file), for: file)

@@ -143,9 +143,15 @@ public final class PostgreSQLFeedStore: FeedStore {
     /// locked (`LOCK TABLE`, a schema upgrade), which readers wait for too.
     private func boundWaits(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
         connection.wait = wait
-        // lock_timeout 0 would mean no bound at all: "at once" is 1 ms.
-        let milliseconds = max(1, Int((wait * 1000).rounded(.up)))
-        try connection.execute("SET LOCAL lock_timeout = \(milliseconds)", "lock")
+        // At least a second: --wait 0 is for the writers' lock (tried, not
+        // waited for); a table's lock held a moment (autovacuum truncating
+        // one) is no busy store.
+        try connection.execute("SET LOCAL lock_timeout = \(max(1000, Self.milliseconds(wait)))", "lock")
+    }
+
+    /// `seconds` in whole milliseconds, rounded up.
+    private static func milliseconds(_ seconds: Double) -> Int {
+        Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
     }
 
 
@@ -174,8 +180,11 @@ public final class PostgreSQLFeedStore: FeedStore {
             }
             return
         }
-        // Bounded by `boundWaits` (a lock timeout is `busy`, as every other: see `PostgreSQLConnection.failure`).
+        // Waited for `wait` exactly, then the floor of the other waits again
+        // (a lock timeout is `busy`: see `PostgreSQLConnection.failure`).
+        try connection.execute("SET LOCAL lock_timeout = \(max(1, Self.milliseconds(wait)))", "lock")
         _ = try connection.query("SELECT pg_advisory_xact_lock(\(keys))", "lock")
+        try connection.execute("SET LOCAL lock_timeout = \(max(1000, Self.milliseconds(wait)))", "lock")
     }
 
     enum SchemaState: Equatable {

@@ -689,6 +689,13 @@ final class FeedCacheToolTests: XCTestCase {
             """#, environment: ["D": other, "A": feedA, "B": feedB])
         XCTAssertEqual(run.lines.suffix(2), ["status 74", "kept"], run.stderr)
         XCTAssertTrue(run.stderr.contains("permission denied"), run.stderr)
+        // Damaged too: validate would reset it, and may not either.
+        let damaged = sh(#"""
+            chmod 644 "$D/feed.json" && echo 'not json' > "$D/feed.json" && chmod 444 "$D/feed.json"
+            setpriv --reuid=65534 --regid=65534 --clear-groups feed-cache --store "$D/feed.json" validate; echo "status $?"
+            cat "$D/feed.json"
+            """#, environment: ["D": other])
+        XCTAssertEqual(damaged.lines.suffix(2), ["status 74", "not json"], damaged.stderr)
     }
 
     func test_fallback_passesAWholeFeedOnUnchangedAndLeavesTheCacheAlone() {

@@ -345,6 +345,15 @@ final class PostgreSQLStoreToolTests: XCTestCase {
             """, environment: ["S": store, "E": errors], timeout: 30)
         XCTAssertEqual(run.lines, ["load 75", "info 75", "save 75", "delete 75"], (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) load < /dev/null").out, Self.feedA, "nothing changed")
+        // A table locked a moment (as autovacuum does) is no busy store, even at --wait 0: a second at least.
+        let moment = sh("""
+            psql -X -q -h \(quoted(server.directory)) -U \(server.user) -d \(database) \
+              -c 'BEGIN' -c 'LOCK TABLE essential_feed.feed_image IN ACCESS EXCLUSIVE MODE' -c 'SELECT pg_sleep(0.3)' -c 'COMMIT' > /dev/null &
+            sleep 0.1
+            feed-cache --store "$S" --wait 0 load | wc -l
+            wait
+            """, environment: ["S": store], timeout: 30)
+        XCTAssertEqual(moment.lines, ["2"], moment.stderr)
     }
 
     func test_writerKilledMidSave_leavesTheOldFeed_andReleasesTheLock() throws {

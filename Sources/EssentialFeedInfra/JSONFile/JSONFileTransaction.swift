@@ -394,8 +394,9 @@ final class JSONFileTransaction: FeedStoreTransaction {
         // made read-only is not replaced, as SQLite refuses to write one. A
         // damaged one reset is a new store (0600, as SQLite makes one).
         var existing = stat()
-        let replaced = stat(documentPath, &existing) == 0 && !reset
-        if replaced, access(documentPath, W_OK) != 0 { throw POSIXFiles.failure("write", path) }
+        let exists = stat(documentPath, &existing) == 0
+        if exists, access(documentPath, W_OK) != 0 { throw POSIXFiles.failure("write", path) }
+        let replaced = exists && !reset
         #if DEBUG
         TestPause.at("FEED_TEST_PAUSE_BEFORE_TEMPORARY_FILE")
         #endif

@@ -112,8 +112,9 @@ public enum FeedStores {
 
     /// A store as messages show it: a PostgreSQL URI with its passwords
     /// hidden as libpq reads them (the user information's, up to the last
-    /// `@` of the authority, spaces and all; and a `password` parameter's,
-    /// its name percent-decoded, up to the next `&` or `#`); a path as it is.
+    /// `@` before the first `/`, spaces, `?` and `#` and all; and a
+    /// `password` parameter's, its name percent-decoded, up to the next
+    /// `&`, `#` and all); a path as it is.
     public static func shown(_ store: String) -> String {
         guard isPostgreSQL(store) else { return store }
         return String(decoding: passwordRanges(in: Array(store.utf8)).reversed().reduce(into: Array(store.utf8)) { text, range in
@@ -157,14 +158,19 @@ public enum FeedStores {
         var ranges: [Range<Int>] = []
         guard let schemeEnd = (0..<max(0, text.count - 2)).first(where: { text[$0] == 0x3A && text[$0 + 1] == 0x2F && text[$0 + 2] == 0x2F }) else { return [] }
         let start = schemeEnd + 3
-        // The authority ends at the path, the query or the fragment (not at a space: libpq reads on).
-        let end = text[start...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? text.count
-        if let at = text[start..<end].lastIndex(of: 0x40), let colon = text[start..<at].firstIndex(of: 0x3A) {
-            ranges.append((colon + 1)..<at)
+        // libpq looks for the user information up to the first `/` only
+        // (a `?`, a `#` or a space before it is the password's); hiding up
+        // to the last `@` there hides at least what it reads.
+        let end = text[start...].firstIndex(of: 0x2F) ?? text.count
+        var afterUserInfo = start
+        if let at = text[start..<end].lastIndex(of: 0x40) {
+            if let colon = text[start..<at].firstIndex(of: 0x3A) { ranges.append((colon + 1)..<at) }
+            afterUserInfo = at + 1
         }
-        // The parameters: NAME=VALUE pairs after the `?` (after the path), split at `&`, up to a `#`.
-        let queryEnd = text[end...].firstIndex(of: 0x23) ?? text.count
-        guard let question = text[end..<queryEnd].firstIndex(of: 0x3F) else { return ranges }
+        // The parameters: NAME=VALUE pairs after the first `?` past the
+        // user information, split at `&` (a `#` is a value's, as libpq reads it).
+        let queryEnd = text.count
+        guard let question = text[afterUserInfo...].firstIndex(of: 0x3F) else { return ranges }
         var i = question + 1
         while i < queryEnd {
             let pairEnd = text[i..<queryEnd].firstIndex(of: 0x26) ?? queryEnd

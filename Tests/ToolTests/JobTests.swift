@@ -270,6 +270,8 @@ final class JobHygieneTests: XCTestCase {
             #""$S/feed-sync" --pages 2 --limit 4 --base-url "$B" --store '\#(sqlite)' --html '\#(sqlite).html'"#,
             #""$S/feed-sync" --base-url "$B" --store 'postgresql://feed:SECRET3@127.0.0.1:1/feed'"#,
             #""$S/feed-sync" --base-url "$B" --store 'postgresql://127.0.0.1:1/feed?user=feed&password=SECRET4'"#,
+            #""$S/feed-sync" --base-url "$B" --store 'postgresql://127.0.0.1:1/feed?user=feed&Pass%77ord=SECRET4#x'"#,
+            #""$S/feed-sync" --base-url "$B" --store 'postgresql://feed:SECRET3?x@127.0.0.1:1/feed'"#,
             #""$S/feed-show" --limit 4 --base-url "$B" --store '\#(sqlite)'"#,
             #""$S/feed-show" --base-url "$B" --store 'postgresql://feed:SECRET3@127.0.0.1:1/feed?password=SECRET4'"#,
             #""$S/feed-comments" --base-url "$B" 2AB2AE66-A4B7-4A16-B374-51BBAC8DB086"#,

@@ -83,7 +83,7 @@ public enum FeedCacheTool {
               --after ID        save --merge: the page follows the cached item ID
               --tee             save: also write the records on once saved; if the store
                                 fails, write them on anyway, report it and exit 74
-                    (75 when it is busy)
+                                (75 when it is busy)
               --allow-empty     save: an input without records empties the cache
               --images          load: add each image's stored data, base64, as
                                 image_data_base64 (for feed-view --format html)

@@ -698,6 +698,21 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(damaged.lines.suffix(2), ["status 74", "kept"], damaged.stderr)
     }
 
+    /// A SQLite store reached through a symbolic link in another folder
+    /// keeps its spools in its real folder, the one the confinement allows:
+    /// a save of more ids than fit in memory (4,096) was refused a temporary
+    /// file in the link's folder, on every run of a store linked to another disk.
+    func test_sqliteStore_throughALinkInAnotherFolder_savesAFeedPastTheSpoolsMemory() throws {
+        let directory = temporaryDirectory(self)
+        let records = (0..<100_000).map { _ in #"{"id":"\#(UUID().uuidString)","url":"http://h/x"}"# }
+            .joined(separator: "\n") + "\n"
+        let run = sh(#"""
+            mkdir "$D/real" "$D/links" "$D/tmp" && ln -s ../real/feed.sqlite "$D/links/feed.sqlite"
+            feed-cache --store "$D/links/feed.sqlite" save && feed-cache --store "$D/links/feed.sqlite" load | wc -l
+            """#, stdin: records, environment: ["D": directory, "TMPDIR": directory + "/tmp"])
+        XCTAssertEqual(run.lines, ["100000"], run.stderr)
+    }
+
     func test_fallback_passesAWholeFeedOnUnchangedAndLeavesTheCacheAlone() {
         forEachStore { store in
             cache("save", store, stdin: feedB)

@@ -86,7 +86,7 @@ final class SQLiteFeedWriter: FeedImageWriter {
         inserter = nil
         insert = nil
         insertGroup = nil
-        ids = IDSet(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
+        ids = IDSet(directory: FeedStores.folder(of: connection.path), path: connection.path)
         statement = try connection.guarded { () throws(ErrorRecord) -> SQLiteStatement in
             try connection.execute("PRAGMA cache_size = -\(SQLiteFeedStore.cacheKiB / 4)", "write")
             try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(Self.indexName) ON feed_image (id)", "write")

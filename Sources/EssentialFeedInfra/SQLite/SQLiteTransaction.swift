@@ -159,7 +159,7 @@ final class SQLiteTransaction: FeedStoreTransaction {
         try checkActive()
         endWriter()
         return try connection.guarded { () throws(ErrorRecord) -> any FeedImageWriter in
-            var ids = IDSet(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
+            var ids = IDSet(directory: FeedStores.folder(of: connection.path), path: connection.path)
             var indexed = false
             if keepingCachedImages {
                 let count = try connection.integer("SELECT count(*) FROM feed_image", "read")
@@ -245,7 +245,7 @@ final class SQLiteTransaction: FeedStoreTransaction {
 
     /// Beside the store, in an unlinked temporary file past 1 MiB.
     func makeCachedImageSpool() -> any CachedImageSpool {
-        FileCachedImageSpool(directory: POSIXFiles.directory(of: connection.path), path: connection.path)
+        FileCachedImageSpool(directory: FeedStores.folder(of: connection.path), path: connection.path)
     }
 
     func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {

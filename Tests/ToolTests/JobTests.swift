@@ -239,6 +239,25 @@ extension JobTests {
     /// its own handling, 128 + the signal. Parked in libdispatch's main
     /// loop, its main thread took signals itself: an ignored SIGINT was
     /// dropped, and the server went on.
+    /// A signal in a run's first moments stops it leaving no temporary
+    /// folder: the traps are set before anything runs (one run in forty
+    /// left a feed-sync.XXXXXX folder, before its traps, for ever).
+    func test_scripts_signalledInTheirFirstMoments_leaveNoTemporaryFolder() throws {
+        let server = try Served(["--builtin", "demo", "--delay", "100"], test: self)
+        let directory = temporaryDirectory(self)
+        let run = sh(#"""
+            mkdir "$D/tmp"
+            for i in $(seq 80); do
+                for s in feed-sync feed-show; do
+                    TMPDIR="$D/tmp" XDG_CACHE_HOME="$D/cache" "$S/$s" --base-url "$B" --store "$D/feed.sqlite" > /dev/null 2>&1 & p=$!
+                    sleep 0.0$((i % 8)); kill -TERM $p; wait $p
+                done
+            done
+            ls "$D/tmp" | wc -l
+            """#, environment: ["D": directory, "S": AcceptanceTests.scripts, "B": server.base, "FEED_BIN": Products.directory], timeout: 120)
+        XCTAssertEqual(run.lines.last, "0", run.out)
+    }
+
     func test_feedServe_startedInTheBackground_stopsAtSIGINTAndSIGTERM() {
         for (signal, number) in [("INT", 2), ("TERM", 15)] {
             let run = sh(#"""

@@ -41,7 +41,7 @@ public final class PostgreSQLFeedStore: FeedStore {
     private var running = false
 
     /// The schema version this release writes and reads.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     /// The schema that holds the store's tables.
     public static let schema = "essential_feed"
     /// What `essential_feed.store` says of a schema of ours.
@@ -73,7 +73,7 @@ public final class PostgreSQLFeedStore: FeedStore {
             defer { tx.end() }
             switch try schemaState(connection) {
             case .missing: try createSchema(connection)
-            case .version1: try migrateFromVersion1(connection)
+            case let .older(version): try migrate(from: version, connection)
             case .damaged: try resetTables(connection)
             case .current: break
             }
@@ -100,8 +100,8 @@ public final class PostgreSQLFeedStore: FeedStore {
                 result = try body(FeedStoreSnapshotTransaction(FeedStoreSnapshot()))
             case let .damaged(reason):
                 throw damaged(reason)
-            case .current, .version1:
-                let reader = PostgreSQLTransaction(connection, hasFirstCached: state == .current)
+            case .current, .older:
+                let reader = PostgreSQLTransaction(connection, hasFirstCached: state.version >= 2)
                 defer { reader.end() }
                 result = try body(reader)
             }
@@ -127,11 +127,11 @@ public final class PostgreSQLFeedStore: FeedStore {
                 return FeedStoreInfo(kind: "postgresql", path: name, exists: false, schemaVersion: nil,
                                      itemCount: nil, timestamp: nil, imageDataCount: 0, imageDataBytes: 0)
             }
-            let reader = PostgreSQLTransaction(connection, hasFirstCached: state == .current)
+            let reader = PostgreSQLTransaction(connection, hasFirstCached: state.version >= 2)
             defer { reader.end() }
             let header = try reader.retrieveHeader()
             let (dataCount, dataBytes) = try reader.imageDataSummary()
-            return FeedStoreInfo(kind: "postgresql", path: name, exists: true, schemaVersion: state == .version1 ? 1 : Self.schemaVersion,
+            return FeedStoreInfo(kind: "postgresql", path: name, exists: true, schemaVersion: state.version,
                                  itemCount: header?.count, timestamp: header?.timestamp, imageDataCount: dataCount, imageDataBytes: dataBytes)
         } catch {
             throw error
@@ -193,9 +193,17 @@ public final class PostgreSQLFeedStore: FeedStore {
         /// version missing: reset by the next write transaction, as the
         /// SQLite store resets a damaged file of ours.
         case damaged(String)
-        /// Before each image kept when it was first cached (migrated by the next write transaction).
-        case version1
+        /// An earlier version, read as it is and migrated by the next write
+        /// transaction: 1, before each image kept when it was first cached;
+        /// 2, before image data was keyed by URLs of any length.
+        case older(Int)
         case current
+
+        /// The version of a schema of ours that is there.
+        var version: Int {
+            if case let .older(version) = self { return version }
+            return PostgreSQLFeedStore.schemaVersion
+        }
     }
 
     /// Whether the store's schema is there and ours, at this version.
@@ -222,7 +230,7 @@ public final class PostgreSQLFeedStore: FeedStore {
             if version > Self.schemaVersion {
                 throw ErrorRecord(.store, "\(name): the feed cache's schema is version \(version), newer than this release's (\(Self.schemaVersion)): upgrade essential-feed")
             }
-            guard version == 1 else { throw foreign("unknown schema version \(version)") }
+            guard version >= 1 else { throw foreign("unknown schema version \(version)") }
         }
         let missingTables = ["feed_cache", "feed_image", "image_data"].filter { !names.contains($0) }
         guard missingTables.isEmpty else { return .damaged("tables missing: \(missingTables.joined(separator: ", "))") }
@@ -235,7 +243,7 @@ public final class PostgreSQLFeedStore: FeedStore {
         let present = Set((0..<columns.rows).compactMap { row in columns.text(row, 0).flatMap { table in columns.text(row, 1).map { table + "." + $0 } } })
         let missingColumns = Self.columns(version: version).filter { !present.contains($0) }
         guard missingColumns.isEmpty else { return .damaged("columns missing: \(missingColumns.joined(separator: ", "))") }
-        return version == 1 ? .version1 : .current
+        return version < Self.schemaVersion ? .older(version) : .current
     }
 
     /// The columns of the feed's tables at `version`, as `TABLE.COLUMN`.
@@ -266,17 +274,40 @@ public final class PostgreSQLFeedStore: FeedStore {
         ErrorRecord(.store, "\(name): the schema \(Self.schema) is not a feed cache of this toolkit's: \(reason); nothing was changed")
     }
 
-    /// Version 1 to 2: when each image was first cached, a column of its
-    /// row, given to the rows already there as their feed's timestamp (now,
-    /// before a confirmation or an append moves it).
-    private func migrateFromVersion1(_ connection: PostgreSQLConnection) throws(ErrorRecord) {
+    /// Migrates a schema of `version` to this one, step by step.
+    ///
+    /// - 1 to 2: when each image was first cached, a column of its row,
+    ///   given to the rows already there as their feed's timestamp (now,
+    ///   before a confirmation or an append moves it).
+    /// - 2 to 3: image data keyed by its URL through a hash index, not a
+    ///   B-tree: a B-tree's entry holds the key itself, at most about 2,700
+    ///   bytes once compressed, and one longer image URL (the server's to
+    ///   choose) failed the whole `save-images`. An exclusion constraint on
+    ///   that index keeps each URL once, comparing the URLs themselves (a
+    ///   unique index on a digest of the URL would let two URLs of one
+    ///   digest take each other's place).
+    private func migrate(from version: Int, _ connection: PostgreSQLConnection) throws(ErrorRecord) {
         let s = Self.schema
-        try connection.execute("""
-            ALTER TABLE \(s).feed_image ADD COLUMN first_cached_seconds bigint;
-            UPDATE \(s).feed_image SET first_cached_seconds = (SELECT timestamp_seconds FROM \(s).feed_cache);
-            UPDATE \(s).store SET schema_version = \(Self.schemaVersion);
-            """, "migrate the store's schema")
+        var steps: [String] = []
+        if version < 2 {
+            steps.append("""
+                ALTER TABLE \(s).feed_image ADD COLUMN first_cached_seconds bigint;
+                UPDATE \(s).feed_image SET first_cached_seconds = (SELECT timestamp_seconds FROM \(s).feed_cache)
+                """)
+        }
+        if version < 3 {
+            steps.append("""
+                ALTER TABLE \(s).image_data DROP CONSTRAINT IF EXISTS image_data_pkey, DROP CONSTRAINT IF EXISTS image_data_url,
+                    ALTER COLUMN url SET NOT NULL, \(Self.imageDataKey)
+                """)
+        }
+        steps.append("UPDATE \(s).store SET schema_version = \(Self.schemaVersion)")
+        try connection.execute(steps.joined(separator: ";\n"), "migrate the store's schema")
     }
+
+    /// Each image's data under its URL once, however long the URL: an
+    /// exclusion constraint on a hash index (see `migrate`).
+    static let imageDataKey = "ADD CONSTRAINT image_data_url EXCLUDE USING hash (url WITH =)"
 
     /// The feed's tables, as this version makes them (statements joined by `;`).
     static let feedTables = """
@@ -298,9 +329,10 @@ public final class PostgreSQLFeedStore: FeedStore {
             first_cached_seconds bigint
         );
         CREATE TABLE \(schema).image_data (
-            url text PRIMARY KEY,
+            url text NOT NULL,
             data bytea NOT NULL
-        )
+        );
+        ALTER TABLE \(schema).image_data \(imageDataKey)
         """
 
     private func createSchema(_ connection: PostgreSQLConnection) throws(ErrorRecord) {

@@ -223,8 +223,12 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
 
     func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
         try checkActive()
+        // Replaced, else added, in one statement: the writers' lock keeps
+        // another from adding the URL in between (the key's constraint, an
+        // exclusion, can be no ON CONFLICT's target).
         _ = try connection.query("""
-            INSERT INTO \(Self.s).image_data (url, data) VALUES ($1, $2) ON CONFLICT (url) DO UPDATE SET data = excluded.data
+            WITH replaced AS (UPDATE \(Self.s).image_data SET data = $2 WHERE url = $1 RETURNING 1)
+            INSERT INTO \(Self.s).image_data (url, data) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM replaced)
             """, [PostgreSQLText.column(url)], binary: [data], "write")
     }
 

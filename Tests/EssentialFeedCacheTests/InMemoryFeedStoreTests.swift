@@ -123,6 +123,10 @@ final class InMemoryFeedStoreTests: XCTestCase, FeedStoreSpecs, FeedImageDataSto
         assertThatRetrieveImageDataDeliversEveryByteValue(on: makeSUT())
     }
 
+    func test_insertImageData_keepsDataUnderURLsOfAnyLength() throws {
+        assertThatImageDataIsKeptUnderURLsOfAnyLength(on: makeSUT())
+    }
+
     func test_insertImageData_keepsDataOfImagesThatStayInAReplacingFeed() throws {
         assertThatImageDataOfImagesThatStayInAReplacingFeedSurvives(on: makeSUT())
     }

@@ -173,6 +173,10 @@ final class JSONFileFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImag
         assertThatRetrieveImageDataDeliversEveryByteValue(on: makeSUT())
     }
 
+    func test_insertImageData_keepsDataUnderURLsOfAnyLength() throws {
+        assertThatImageDataIsKeptUnderURLsOfAnyLength(on: makeSUT())
+    }
+
     func test_insertImageData_keepsDataOfImagesThatStayInAReplacingFeed() throws {
         assertThatImageDataOfImagesThatStayInAReplacingFeedSurvives(on: makeSUT())
     }

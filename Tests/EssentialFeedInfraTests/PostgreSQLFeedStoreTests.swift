@@ -122,8 +122,8 @@ final class PostgreSQLFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedIm
         // A 304 restamps the feed: the rows migrated keep their feed's former time.
         let later = Timestamp(seconds: anyTimestamp().seconds + 60)
         XCTAssertNotNil(try LocalFeedLoader(store: makeSUT(), currentDate: { later }).confirm(validators: nil))
-        XCTAssertEqual(try server.psql("SELECT schema_version FROM essential_feed.store", database: database), "2\n")
-        XCTAssertEqual(try makeSUT().info().schemaVersion, 2)
+        XCTAssertEqual(try server.psql("SELECT schema_version FROM essential_feed.store", database: database), "3\n")
+        XCTAssertEqual(try makeSUT().info().schemaVersion, 3)
         times = []
         _ = try LocalFeedLoader(store: makeSUT(), currentDate: { later }).load { times.append($0.firstCached) }
         XCTAssertEqual(times, [anyTimestamp().seconds, anyTimestamp().seconds])
@@ -208,6 +208,10 @@ final class PostgreSQLFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedIm
 
     func test_retrieveImageData_deliversEveryByteValue() throws {
         assertThatRetrieveImageDataDeliversEveryByteValue(on: makeSUT())
+    }
+
+    func test_insertImageData_keepsDataUnderURLsOfAnyLength() throws {
+        assertThatImageDataIsKeptUnderURLsOfAnyLength(on: makeSUT())
     }
 
     func test_insertImageData_keepsDataOfImagesThatStayInAReplacingFeed() throws {

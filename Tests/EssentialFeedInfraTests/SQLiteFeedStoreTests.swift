@@ -173,6 +173,10 @@ final class SQLiteFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedImageD
         assertThatRetrieveImageDataDeliversEveryByteValue(on: makeSUT())
     }
 
+    func test_insertImageData_keepsDataUnderURLsOfAnyLength() throws {
+        assertThatImageDataIsKeptUnderURLsOfAnyLength(on: makeSUT())
+    }
+
     func test_insertImageData_keepsDataOfImagesThatStayInAReplacingFeed() throws {
         assertThatImageDataOfImagesThatStayInAReplacingFeedSurvives(on: makeSUT())
     }

@@ -52,8 +52,8 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(info?["store"] as? String, "postgresql")
         XCTAssertEqual(info?["path"] as? String, store)
         XCTAssertEqual(info?["items"] as? Int, 2)
-        XCTAssertEqual(info?["schema_version"] as? Int, 2)
-        XCTAssertEqual(try server.psql("SELECT application, schema_version FROM essential_feed.store", database: database), "essential-feed feed cache|2\n")
+        XCTAssertEqual(info?["schema_version"] as? Int, 3)
+        XCTAssertEqual(try server.psql("SELECT application, schema_version FROM essential_feed.store", database: database), "essential-feed feed cache|3\n")
     }
 
     /// feed-sync keeps its lock for a database in the user's cache, and
@@ -196,6 +196,42 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         ])
     }
 
+    /// An image URL is the server's to choose: one longer than a B-tree
+    /// index entry can hold (about 2,700 bytes once compressed; this one is
+    /// 40 KB of random text) failed the whole `save-images` (74) with
+    /// "index row size exceeds btree maximum". A store of version 2 (its
+    /// image data keyed by such an index) is read as it is, and the next
+    /// write upgrades it, keeping its data.
+    func test_saveImages_ofAnImageURLOfAnyLength_upgradingAVersion2Store() throws {
+        let env = ["FEED_STORE": store]
+        let long = "http://h/" + (0..<1000).map { _ in UUID().uuidString }.joined()
+        let feed = Self.feedA + #"{"id":"B28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","url":"\#(long)"}"# + "\n"
+        XCTAssertEqual(sh("feed-cache save", stdin: feed, environment: env).status, 0)
+        let image1 = #"{"url":"http://h/image-1","status":200,"body_base64":"QUJD"}"# + "\n"
+        XCTAssertEqual(sh("feed-cache save-images", stdin: image1, environment: env).status, 0)
+        try server.psql("""
+            ALTER TABLE essential_feed.image_data DROP CONSTRAINT image_data_url, ADD PRIMARY KEY (url);
+            UPDATE essential_feed.store SET schema_version = 2
+            """, database: database)
+        XCTAssertEqual(sh("feed-cache image http://h/image-1", environment: env).out, "ABC")
+        XCTAssertTrue(sh("feed-cache info", environment: env).out.contains(#""schema_version":2,"#))
+
+        let images = #"{"url":"\#(long)","status":200,"body_base64":"AAEC"}"# + "\n" + #"{"url":"http://h/image-0","status":200,"body_base64":"AwQF"}"# + "\n"
+        let run = sh("feed-cache save-images", stdin: images, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let info = sh("feed-cache info", environment: env).records().first
+        XCTAssertEqual(info?["schema_version"] as? Int, 3)
+        XCTAssertEqual(info?["image_data_count"] as? Int, 3)
+        XCTAssertEqual(try server.psql("SELECT schema_version FROM essential_feed.store", database: database), "3\n")
+        XCTAssertEqual(Array(sh("feed-cache image \(quoted(long))", environment: env).out.utf8), [0, 1, 2])
+        XCTAssertEqual(sh("feed-cache image http://h/image-1", environment: env).out, "ABC")
+        // Each URL once: the same image again replaces its data.
+        let again = #"{"url":"\#(long)","status":200,"body_base64":"BgcI"}"# + "\n"
+        XCTAssertEqual(sh("feed-cache save-images", stdin: again, environment: env).status, 0)
+        XCTAssertEqual(Array(sh("feed-cache image \(quoted(long))", environment: env).out.utf8), [6, 7, 8])
+        XCTAssertEqual(try server.psql("SELECT count(*) FROM essential_feed.image_data", database: database), "3\n")
+    }
+
     func test_readsAndDeletes_ofADatabaseWithoutTheStore_createNothing() throws {
         for command in ["load", "validate", "delete", "info", "image http://h/a"] {
             _ = sh("feed-cache --store \(quoted(store)) \(command) < /dev/null")
@@ -285,20 +321,20 @@ final class PostgreSQLStoreToolTests: XCTestCase {
 
     func test_aNewerSchemaVersion_isRefused74() throws {
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
-        try server.psql("UPDATE essential_feed.store SET schema_version = 3", database: database)
+        try server.psql("UPDATE essential_feed.store SET schema_version = 4", database: database)
         let run = sh("feed-cache --store \(quoted(store)) load < /dev/null")
         XCTAssertEqual(run.status, 74)
-        XCTAssertTrue(run.stderr.contains("schema is version 3, newer than this release's (2)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("schema is version 4, newer than this release's (3)"), run.stderr)
     }
 
     /// `info` names the schema version the store is at: 1 until the next
-    /// write upgrades it (it said 2, this release's).
+    /// write upgrades it (it said this release's).
     func test_info_namesTheStoresSchemaVersion_untilTheNextWriteUpgradesIt() throws {
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
         try server.psql("ALTER TABLE essential_feed.feed_image DROP COLUMN first_cached_seconds; UPDATE essential_feed.store SET schema_version = 1", database: database)
         XCTAssertTrue(sh("feed-cache --store \(quoted(store)) info").out.contains(#""schema_version":1,"#))
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
-        XCTAssertTrue(sh("feed-cache --store \(quoted(store)) info").out.contains(#""schema_version":2,"#))
+        XCTAssertTrue(sh("feed-cache --store \(quoted(store)) info").out.contains(#""schema_version":3,"#))
     }
 
     func test_writerHoldingTheLock_onAnotherConnection_makesASaveBusy75AfterItsWait() throws {

@@ -14,6 +14,21 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(Secrets.redact("http://alice:it's@h"), "http://alice:***@h")
         XCTAssertEqual(Secrets.redact("http://alice:p)w@h:8/"), "http://alice:***@h:8/")
         XCTAssertEqual(Secrets.redact("'http://alice:p)w@h' (http://b:(x)@k)"), "'http://alice:***@h' (http://b:***@k)")
+        // So are `"`, `<`, `>`, `\` and `` ` ``, which libcurl sends as typed (they ended the authority: shown whole).
+        for byte in ["\"", "<", ">", "\\", "`"] {
+            XCTAssertEqual(Secrets.redact("http://alice:se\(byte)cret@127.0.0.1:9/x"), "http://alice:***@127.0.0.1:9/x", byte)
+            XCTAssertEqual(Secrets.redact("http://alice:se\(byte)cret@h: connection refused"), "http://alice:***@h: connection refused", byte)
+            XCTAssertEqual(Secrets.redact("<http://alice:se\(byte)cret@h>"), "<http://alice:***@h>", byte)
+            // In a record's line, escaped as JSON writes it: read and written anew.
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.member("url", "http://alice:se\(byte)cret@h/x")
+            writer.endObject()
+            XCTAssertEqual(String(decoding: Array(Secrets.redacted(writer.bytes[...])), as: UTF8.self), #"{"url":"http://alice:***@h/x"}"#, byte)
+        }
+        // A record's line with no escape: a `"` ends the URL's string.
+        XCTAssertEqual(String(decoding: Array(Secrets.redacted(ArraySlice(#"{"url":"http://h","m":"a:b@c"}"#.utf8))), as: UTF8.self), #"{"url":"http://h","m":"a:b@c"}"#)
+        XCTAssertEqual(String(decoding: Array(Secrets.redacted(ArraySlice(#"{"url":"http://u:p<w@h","m":"x@y"}"#.utf8))), as: UTF8.self), #"{"url":"http://u:***@h","m":"x@y"}"#)
         // The next URL's "://" ends an authority: it is not swallowed, and its own password is masked.
         XCTAssertEqual(Secrets.redact("x(http://h)(http://u:pw@k/v1/feed)"), "x(http://h)(http://u:***@k/v1/feed)")
         XCTAssertEqual(Secrets.redact("http://h'http://u:pw@k/v1"), "http://h'http://u:***@k/v1")

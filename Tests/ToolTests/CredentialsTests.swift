@@ -64,6 +64,14 @@ final class CredentialsTests: XCTestCase {
         XCTAssertTrue(refused.out.contains(#""url":"http://alice:***@127.0.0.1:9/v1/feed""#), refused.out)
         XCTAssertTrue(refused.stderr.contains("http://alice:***@127.0.0.1:9/v1/feed"), refused.stderr)
 
+        // A password holding `"`, `<`, `>`, `\` or `` ` `` (libcurl sends it as typed) was shown whole.
+        for byte in ["\"", "<", ">", "\\", "`"] {
+            let run = sh("feed-fetch \(quoted("http://alice:se\(byte)cret@127.0.0.1:9/v1/feed"))", environment: ["FEED_LOG": "trace"])
+            XCTAssertEqual(run.status, 69, byte)
+            XCTAssertFalse(run.out.contains("cret") || run.stderr.contains("cret"), "\(byte): \(run.out)\(run.stderr)")
+            XCTAssertTrue(run.out.contains(#""url":"http://alice:***@127.0.0.1:9/v1/feed""#), run.out)
+        }
+
         let badBase = sh("feed-fetch --base-url 'http://alice:secret@127.0.0.1:9/x?y=1'")
         XCTAssertEqual(badBase.status, 64)
         assertNoSecret(badBase)

@@ -12,6 +12,13 @@ public enum Secrets {
     /// whole URL, or a message that names URLs. Text without `@` is
     /// returned as it is, without a copy of its bytes being made.
     public static func redact(_ text: String) -> String {
+        redact(text, inJSON: false)
+    }
+
+    /// `redact`, for text that is either a message or a URL (`inJSON`
+    /// false), or a record's line as it is written (`inJSON`: there a `"`
+    /// always ends a string, and so a URL).
+    private static func redact(_ text: String, inJSON: Bool) -> String {
         guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
@@ -29,7 +36,7 @@ public enum Secrets {
             let start = i + 3
             var end = start
             // Up to what ends an authority, or the next URL's "://".
-            while end < bytes.count, !endsAuthority(bytes[end]),
+            while end < bytes.count, !endsAuthority(bytes[end], inJSON: inJSON),
                   !(bytes[end] == UInt8(ascii: ":") && end + 2 < bytes.count && bytes[end + 1] == UInt8(ascii: "/") && bytes[end + 2] == UInt8(ascii: "/")) { end += 1 }
             let authority = bytes[start..<end]
             if let at = authority.lastIndex(of: UInt8(ascii: "@")),
@@ -71,7 +78,7 @@ public enum Secrets {
             return changed ? writer.bytes[...] : line
         }
         guard line.contains(UInt8(ascii: "@")) else { return line }
-        return ArraySlice(redact(String(decoding: line, as: UTF8.self)).utf8)
+        return ArraySlice(redact(String(decoding: line, as: UTF8.self), inJSON: true).utf8)
     }
 
     /// Whether `text` names a URL whose user-info holds a password.
@@ -79,18 +86,22 @@ public enum Secrets {
         redact(text) != text
     }
 
-    /// Bytes that end a URL's authority: the path, query or fragment, and
-    /// anything that cannot be in a URL (so that a URL inside a message or a
-    /// JSON string ends where it should). Not `'`, `(` or `)`: RFC 3986's
-    /// sub-delimiters may be in a password, and libcurl sends them as
-    /// typed (a password "s3cr(et" was shown whole). A URL in a message
-    /// quoted with them still ends right: the last `@` before the path
-    /// is the user information's.
-    private static func endsAuthority(_ byte: UInt8) -> Bool {
+    /// Bytes that end a URL's authority: the path, query or fragment, a
+    /// blank or a control byte (so that a URL inside a message ends where
+    /// it should), and in a record's line a `"` (the end of its string).
+    /// Any other byte may be in a password, as libcurl sends it as typed:
+    /// RFC 3986's sub-delimiters (a password "s3cr(et" was shown whole),
+    /// and `"`, `<`, `>`, `\` and `` ` `` (each ended the authority, and a
+    /// password holding one was shown whole, in records and messages). A
+    /// URL in a message quoted with any of them still has its password
+    /// hidden: the last `@` before the path is the user information's;
+    /// text after the URL up to a blank that holds an `@` is hidden too.
+    private static func endsAuthority(_ byte: UInt8, inJSON: Bool) -> Bool {
         switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\""),
-             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "`"):
+        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
             return true
+        case UInt8(ascii: "\""):
+            return inJSON
         default:
             return byte <= 0x20 || byte == 0x7F
         }

@@ -199,6 +199,33 @@ final class StreamingResponseMapperTests: XCTestCase {
         XCTAssertTrue(sink.errors.first?.message.contains("nesting deeper than") ?? false)
     }
 
+    /// Keys, strings and numbers past 64 KiB are read in bounded memory and
+    /// still give what the document mappers give: a key whose last part is
+    /// a name the mapper looks for ("items", "image") is not that name.
+    func test_streaming_longKeysStringsAndNumbers_mapAsTheDocumentMappersMapThem() {
+        let long = String(repeating: "x", count: 70_000)
+        let item = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","image":"http://h/0"}"#
+        let lines = [
+            #"{"status":200,"body":{"\#(long)items":[\#(item)]}}"#,
+            #"{"status":200,"body":{"items":[\#(item)],"\#(long)":1}}"#,
+            #"{"status":200,"body":{"items":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","\#(long)image":"http://h/0"}]}}"#,
+            #"{"status":200,"body":{"items":[\#(item)],"n":-\#(String(repeating: "1", count: 70_000)).5e+3}}"#,
+            #"{"status":200,"body":{"items":[\#(item)],"n":0\#(String(repeating: "1", count: 70_000))}}"#,
+            #"{"status":200,"body":{"items":[\#(item)],"s":"\#(long)\u00e9\n"}}"#,
+            #"{"status":200,"body":{"items":[\#(item)],"s":"\#(long)\q"}}"#,
+            #"{"status":200,"\#(long)":[1],"body":{"items":[\#(item)]}}"#,
+        ]
+        for line in lines {
+            let expected = reference(line, .feed)
+            for chunk in [7, 4096, 65_536] {
+                let got = stream(line + "\n", .feed, chunk: chunk).lines.map { $0.hasPrefix("ERROR") ? "ERROR" : $0 }
+                XCTAssertEqual(got, expected, "\(line.prefix(60))… at chunk \(chunk)")
+            }
+        }
+        XCTAssertEqual(reference(lines[1], .feed).count, 1)
+        XCTAssertEqual(reference(lines[0], .feed), ["ERROR"])
+    }
+
     func test_streaming_keepsNumbersAndLiteralsInSkippedValuesValid() {
         for bad in ["01", "1.", "-", "tru", "nul", "1e"] {
             let line = "{\"status\":200,\"body\":{\"items\":[],\"x\":\(bad)}}\n"

@@ -55,6 +55,44 @@ final class BigBodyToolTests: XCTestCase {
         }
     }
 
+    /// One value that is most of the body (a number, a string, a key of 40
+    /// MB) is read as it streams by: feed-fetch checking the body and
+    /// feed-map skipping the member each held the whole value (149 MB of
+    /// memory for a number of 60 MiB, 88 MB for a string).
+    func test_fetchAndMap_ofABodyThatIsOneHugeNumberStringOrKey_staysUnder32MiB() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("needs /usr/bin/time (GNU time) to read the peak memory of a process")
+        }
+        let nginx = try Nginx(test: self, locations: "location /big/ { gzip off; }")
+        try FileManager.default.createDirectory(atPath: nginx.root + "/big", withIntermediateDirectories: true)
+        let make = sh(#"""
+            python3 -c 'import sys
+            n = 40 << 20
+            d = sys.argv[1]
+            open(d + "/number.json", "w").write("{\"items\":[],\"n\":-" + "1" * n + ".5e3}")
+            open(d + "/string.json", "w").write("{\"items\":[],\"s\":\"" + "a" * n + "\"}")
+            open(d + "/escaped.json", "w", encoding="utf-8").write("{\"items\":[],\"s\":[\"" + "\u00e9\\\"\\u00e9\\ud83d\\ude00" * (n // 24) + "\"]}")
+            open(d + "/key.json", "w").write("{\"items\":[],\"" + "k" * n + "\":1}")' "$R/big"
+            """#, environment: ["R": nginx.root], timeout: 120)
+        XCTAssertEqual(make.status, 0, make.stderr)
+        for name in ["number", "string", "escaped", "key"] {
+            let run = sh(#"""
+                /usr/bin/time -f %M -o "$D/$F.fetch.rss" feed-fetch --max-body 1G "$B/big/$F.json" > "$D/$F.out" || exit 1
+                /usr/bin/time -f %M -o "$D/$F.map.rss" feed-map < "$D/$F.out" > "$D/$F.mapped" || exit 2
+                python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["status"] == 200 and r["body"] == json.load(open(sys.argv[2]))' \
+                    "$D/$F.out" "$R/big/$F.json" || exit 3
+                # No item: the page record of nginx's validators alone.
+                test "$(wc -l < "$D/$F.mapped")" = 1 && grep -q '^{"page":' "$D/$F.mapped" || exit 4
+                tail -n 1 "$D/$F.fetch.rss"; tail -n 1 "$D/$F.map.rss"
+                """#, environment: ["B": nginx.base, "D": nginx.directory, "R": nginx.root, "F": name], timeout: 180)
+            XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
+            for (tool, line) in zip(["feed-fetch", "feed-map"], run.lines) {
+                let kib = try XCTUnwrap(Int(line), run.out)
+                XCTAssertLessThan(kib, 32 << 10, "\(tool) of a body that is one \(name) peaked at \(kib / 1024) MiB")
+            }
+        }
+    }
+
     /// A reader that stops reading for longer than --timeout does not make
     /// the requests in flight time out: the time feed-fetch spends waiting
     /// to write is not the request's.

@@ -65,7 +65,7 @@ public struct StreamingResponseMapper {
         // The last `body_base64`, kept as text: decoded at the end, and only
         // when no `body` decides.
         var base64: Base64Member = .absent
-        while try reader.nextMember(key: &key) {
+        while try reader.nextMember(key: &key, bounded: true) {
             switch MemberName(key) {
             case .error:
                 if try reader.peekKind() == .string {
@@ -288,7 +288,7 @@ public struct StreamingResponseMapper {
         }
         try reader.beginObject()
         var items: Result<Void, MappingRejection>?
-        while try reader.nextMember(key: &key) {
+        while try reader.nextMember(key: &key, bounded: true) {
             guard MemberName(key) == .items else {
                 try reader.skipValue()
                 continue
@@ -352,7 +352,7 @@ public struct StreamingResponseMapper {
         var id = FoundField(), a = FoundField(), c = FoundField(), d = FoundField()
         var authorIsObject = false
         try reader.beginObject()
-        while try reader.nextMember(key: &key) {
+        while try reader.nextMember(key: &key, bounded: true) {
             switch (kind, MemberName(key)) {
             case (_, .id): id = try readField(&reader)
             case (.feed, .image), (.comments, .message): a = try readField(&reader)
@@ -366,7 +366,7 @@ public struct StreamingResponseMapper {
                     continue
                 }
                 try reader.beginObject()
-                while try reader.nextMember(key: &innerKey) {
+                while try reader.nextMember(key: &innerKey, bounded: true) {
                     if MemberName(innerKey) == .username {
                         d = try readField(&reader)
                     } else {

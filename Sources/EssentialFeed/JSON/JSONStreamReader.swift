@@ -293,11 +293,15 @@ public struct JSONStreamReader {
 
     /// In an open object: reads the next key into `key` (decoded) and its
     /// colon, and returns true; or reads the closing brace and returns false.
-    public mutating func nextMember(key: inout [UInt8]) throws(ErrorRecord) -> Bool {
+    /// A key read `bounded` (one skipped, or compared with the names a
+    /// reader looks for) is read in bounded memory: one past 64 KiB, which
+    /// is no such name, is left in `key` as its last part after a 0xFF
+    /// byte, which no UTF-8 text holds.
+    public mutating func nextMember(key: inout [UInt8], bounded: Bool = false) throws(ErrorRecord) -> Bool {
         guard try separator(closer: UInt8(ascii: "}")) else { return false }
         guard try peek() == UInt8(ascii: "\"") else { throw fail(.expectedKey) }
         key.removeAll(keepingCapacity: true)
-        try string(into: &key, decode: true)
+        try string(into: &key, decode: true, bounded: bounded)
         guard try peek() == UInt8(ascii: ":") else { throw fail(.expectedColon) }
         position += 1
         return true
@@ -354,13 +358,19 @@ public struct JSONStreamReader {
 
     /// Reads a string value. Its content goes into `out` (appended) raw, as
     /// written between the quotes, or decoded when `decode`; returns whether
-    /// the raw content held escapes.
+    /// the raw content held escapes. A string read `bounded` is read in
+    /// bounded memory, however long: past 64 KiB, `out` is emptied and
+    /// given a 0xFF byte (which no UTF-8 text holds), then the rest.
     @discardableResult
-    public mutating func string(into out: inout [UInt8], decode: Bool) throws(ErrorRecord) -> Bool {
+    public mutating func string(into out: inout [UInt8], decode: Bool, bounded: Bool = false) throws(ErrorRecord) -> Bool {
         guard try peek() == UInt8(ascii: "\"") else { throw fail(.expectedString) }
         position += 1
         var escaped = false
         while true {
+            if bounded, out.count >= 1 << 16 {
+                out.removeAll(keepingCapacity: true)
+                out.append(0xFF)
+            }
             // Copy the plain ASCII run.
             let stop: Int = buffer.withUnsafeBufferPointer { p in
                 JSONStreamReader.plainRun(p, from: position, to: end)
@@ -504,6 +514,51 @@ public struct JSONStreamReader {
         position = i
     }
 
+    /// Reads and validates a number, keeping nothing: unlike `number`, which
+    /// holds its text whole in the buffer, one of any length is read in
+    /// bounded memory (a body that was one number of 60 MiB took 149 MB).
+    private mutating func skipNumber() throws(ErrorRecord) {
+        func next() throws(ErrorRecord) -> UInt8? {
+            if position == end, try refill() == nil { return nil }
+            return buffer[position]
+        }
+        func isDigit(_ c: UInt8?) -> Bool { c.map { $0 &- UInt8(ascii: "0") < 10 } ?? false }
+        func digits() throws(ErrorRecord) {
+            while true {
+                let from = position, to = end
+                position = buffer.withUnsafeBufferPointer { p in
+                    var j = from
+                    while j < to, p[j] &- UInt8(ascii: "0") < 10 { j += 1 }
+                    return j
+                }
+                guard position == end, try refill() != nil else { return }
+            }
+        }
+        if try next() == UInt8(ascii: "-") { position += 1 }
+        let first = try next()
+        if first == UInt8(ascii: "0") {
+            position += 1
+            if isDigit(try next()) { throw fail(.leadingZero) }
+        } else if isDigit(first) {
+            try digits()
+        } else {
+            throw fail(.expectedDigit)
+        }
+        if try next() == UInt8(ascii: ".") {
+            position += 1
+            guard isDigit(try next()) else { throw fail(.expectedFractionDigit) }
+            try digits()
+        }
+        let e = try next()
+        if e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            position += 1
+            let sign = try next()
+            if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
+            guard isDigit(try next()) else { throw fail(.expectedExponentDigit) }
+            try digits()
+        }
+    }
+
     /// Reads `true`, `false` or `null`.
     public mutating func literal() throws(ErrorRecord) -> JSONDocument.Kind {
         let kind = try peekKind()
@@ -522,7 +577,8 @@ public struct JSONStreamReader {
         return kind
     }
 
-    /// Reads and validates the next value, keeping nothing.
+    /// Reads and validates the next value, keeping nothing: in bounded
+    /// memory, however long its strings, keys and numbers.
     public mutating func skipValue() throws(ErrorRecord) {
         var scratch: [UInt8] = []
         let depth = open.count
@@ -534,7 +590,7 @@ public struct JSONStreamReader {
                 let isObject = open[open.count - 1].isObject
                 // An array's flat objects, many at a time (an array of records, say).
                 if !isObject { _ = try readFlatObjects(minimum: 1 << 14, &skipper) }
-                let more = isObject ? try nextMember(key: &key) : try nextElement()
+                let more = isObject ? try nextMember(key: &key, bounded: true) : try nextElement()
                 if !more { continue }
             }
             switch try peekKind() {
@@ -542,10 +598,9 @@ public struct JSONStreamReader {
             case .array: try push(isObject: false)
             case .string:
                 scratch.removeAll(keepingCapacity: true)
-                try string(into: &scratch, decode: false)
+                try string(into: &scratch, decode: false, bounded: true)
             case .number:
-                scratch.removeAll(keepingCapacity: true)
-                try number(into: &scratch)
+                try skipNumber()
             default: _ = try literal()
             }
         } while open.count > depth

@@ -96,7 +96,7 @@ public final class BodyCheck: @unchecked Sendable {
     }
 
     private func run() {
-        var reader = JSONStreamReader(source: Pieces(check: self), chunkSize: 256 << 10)
+        var reader = JSONStreamReader(source: Pieces(check: self), chunkSize: 256 << 10, maxDepth: Response.maxBodyDepth)
         // The source never fails: a cancelled body just ends.
         let found = (try? Self.verdict(of: &reader)) ?? Verdict(isJSON: false, compactValue: nil)
         condition.lock()

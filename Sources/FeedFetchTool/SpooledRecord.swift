@@ -26,7 +26,7 @@ struct SpooledRecord {
             verdict = check.finish()
         } else {
             // No thread checked it as it came: read it through now (large reads: few system calls).
-            var reader = JSONStreamReader(source: try body.spool.bytes(), chunkSize: 1 << 20)
+            var reader = JSONStreamReader(source: try body.spool.bytes(), chunkSize: 1 << 20, maxDepth: Response.maxBodyDepth)
             verdict = try BodyCheck.verdict(of: &reader)
         }
         let json = verdict.isJSON

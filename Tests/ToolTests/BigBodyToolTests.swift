@@ -93,6 +93,32 @@ final class BigBodyToolTests: XCTestCase {
         }
     }
 
+    /// A body embedded in its record is one level deeper there: one of 512
+    /// levels, which feed-map reads, was embedded, and feed-map refused the
+    /// record (513 levels); it goes as body_base64, in memory or spooled.
+    func test_fetch_ofABodyOf512Levels_writesItAsBase64_soThatFeedMapReadsTheRecord() throws {
+        let nginx = try Nginx(test: self, locations: "location /big/ { gzip off; }")
+        try FileManager.default.createDirectory(atPath: nginx.root + "/big", withIntermediateDirectories: true)
+        let make = sh(#"""
+            python3 -c 'import sys
+            for depth in (511, 512):
+                for pad in (0, 3 << 20):
+                    x = "[" * (depth - 3) + "]" * (depth - 3)
+                    open("%s/%d-%d.json" % (sys.argv[1], depth, pad), "w").write("{\"pad\":\"" + "p" * pad + "\",\"items\":[{\"id\":\"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086\",\"image\":\"http://h/0\",\"x\":" + x + "}]}")' "$R/big"
+            """#, environment: ["R": nginx.root], timeout: 60)
+        XCTAssertEqual(make.status, 0, make.stderr)
+        for depth in [511, 512] {
+            for pad in [0, 3 << 20] {
+                let url = "\(nginx.base)/big/\(depth)-\(pad).json"
+                let fetched = sh("feed-fetch \(quoted(url)) | head -c 300")
+                XCTAssertTrue(fetched.out.contains(depth == 511 ? #","body":{"# : #","body_base64":""#), "\(depth) levels, \(pad) bytes of padding: \(fetched.out)")
+                let mapped = sh("feed-fetch \(quoted(url)) | feed-map")
+                XCTAssertEqual(mapped.status, 0, "\(depth) levels, \(pad) bytes of padding: \(mapped.stderr)")
+                XCTAssertTrue(mapped.out.hasPrefix(#"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/0"}"#), mapped.out)
+            }
+        }
+    }
+
     /// A reader that stops reading for longer than --timeout does not make
     /// the requests in flight time out: the time feed-fetch spends waiting
     /// to write is not the request's.

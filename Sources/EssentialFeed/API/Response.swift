@@ -106,11 +106,17 @@ public struct Response: Sendable {
     ) -> Response {
         // A body whose first byte starts no JSON value (an image's) is not
         // given to the parser, which sets up for the whole body first.
-        if mayBeJSON(bytes), let document = try? JSONParser.parse(bytes) {
+        if mayBeJSON(bytes), let document = try? JSONParser.parse(bytes, maxDepth: maxBodyDepth) {
             return Response(url: url, status: status, body: .json(document, node: document.root), finalURL: finalURL, etag: etag, lastModified: lastModified)
         }
         return Response(url: url, status: status, body: .bytes(bytes), finalURL: finalURL, etag: etag, lastModified: lastModified)
     }
+
+    /// The deepest body written as JSON in its record: one level less than
+    /// a reader takes, since the record holds it. A body of 512 levels was
+    /// embedded, and feed-map refused its record (513 levels); it goes as
+    /// `body_base64`, whose body feed-map reads.
+    public static let maxBodyDepth = JSONParser.defaultMaxDepth - 1
 
     /// Whether the first byte after JSON's blanks may start a JSON value
     /// (`{ [ " - 0-9 t f n`).

@@ -19,14 +19,20 @@ final class ResponseBody {
     private var bytes: [UInt8] = []
     private var spill: (any BodySpill)?
     private(set) var count = 0
+    /// Called before each piece is decoded or kept, at every stage: a
+    /// failure (the request's deadline met) refuses the body at once.
+    private let checkpoint: (() throws(HTTPFailure) -> Void)?
 
     /// - Parameters:
     ///   - limit: the most bytes kept;
     ///   - reportedLimit: the limit a failure names (the client's, when
     ///     `limit` is a smaller one of its own);
     ///   - codings: the content codings to undo, the last applied first;
-    ///   - spilling: where a body past a memory bound goes, if anywhere.
-    init(limit: Int, reportedLimit: Int, codings: [Inflater.Coding] = [], spilling: BodySpilling? = nil) {
+    ///   - spilling: where a body past a memory bound goes, if anywhere;
+    ///   - checkpoint: called before each piece is decoded or kept.
+    init(limit: Int, reportedLimit: Int, codings: [Inflater.Coding] = [], spilling: BodySpilling? = nil,
+         checkpoint: (() throws(HTTPFailure) -> Void)? = nil) {
+        self.checkpoint = checkpoint
         self.limit = limit
         self.reportedLimit = reportedLimit
         inflaters = codings.map(Inflater.init)
@@ -50,6 +56,7 @@ final class ResponseBody {
     /// Feeds `bytes` to the decoder at `stage`, and what it decodes to the
     /// next; past the last, keeps them.
     private func decode(_ bytes: UnsafeRawBufferPointer, from stage: Int) throws(HTTPFailure) {
+        try checkpoint?()
         guard stage < inflaters.count else { return try keep(bytes) }
         if stage > 0 {
             // A coded layer's size: the limit, and a sixteenth more for the codings' own bytes.

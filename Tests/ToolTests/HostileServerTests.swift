@@ -290,6 +290,30 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(messages.last?.hasPrefix("bad response: ") == true, messages.last ?? "")
     }
 
+    /// --timeout bounds a request to its body's last byte, however much of
+    /// it each read decodes: gzip members of 100 MB of zeros (100 KB each)
+    /// sent as fast as the connection takes them ran 2.6 s past a timeout
+    /// of 1 s with --max-body 2G, 18 s with 8G (libcurl hands over many
+    /// reads before the engine looks at the clock), spooling gigabytes.
+    func test_aTimeout_boundsARequestWhoseBodyDecodesToGigabytes() throws {
+        let d = temporaryDirectory(self)
+        let make = sh(#"python3 -c 'import gzip, sys; sys.stdout.buffer.write(gzip.compress(bytes(100 << 20), 9))' > "$D/member.gz""#, environment: ["D": d])
+        XCTAssertEqual(make.status, 0, make.stderr)
+        let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: d + "/member.gz")))
+        let server = try RawSocketServer { connection in
+            guard connection.readRequest() != nil,
+                  connection.send("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n") else { return }
+            while connection.send(member) {}
+        }
+        addTeardownBlock { server.stop() }
+        let started = Date()
+        let run = sh("feed-fetch --timeout 1 --max-body 2G \(quoted(server.base + "/feed"))", environment: ["TMPDIR": d])
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertEqual(run.records().first?["message"] as? String, "timed out after 1 s", run.out)
+        XCTAssertLessThan(seconds, 2.5)
+    }
+
     func test_aTimeoutPastItsBound_orNotInDecimal_isAUsageError() {
         for value in ["99999999999", "0x10", "1e3"] {
             let run = sh(#"feed-fetch --timeout "$V" http://127.0.0.1:9/"#, environment: ["V": value])

@@ -156,7 +156,10 @@ final class CurlMulti: @unchecked Sendable {
 
     /// Moves the deadline of every request, running or waiting, `nanoseconds` later.
     private func extendDeadlines(by nanoseconds: UInt64) {
-        for easy in running.keys { running[easy]!.deadline += nanoseconds }
+        for easy in running.keys {
+            running[easy]!.deadline += nanoseconds
+            running[easy]!.transfer.deadline += nanoseconds
+        }
         lock.withLock { for index in waiting.indices { waiting[index].deadline += nanoseconds } }
     }
 
@@ -207,6 +210,8 @@ final class CurlMulti: @unchecked Sendable {
             curl_easy_cleanup(easy)
             return
         }
+        job.transfer.deadline = job.deadline
+        job.transfer.timedOut = job.timedOut
         running[easy] = job
         curl_multi_add_handle(multi, easy)
     }

@@ -1,4 +1,5 @@
 import CCurl
+import Dispatch
 import EssentialFeed
 
 /// One request: the header fields it needs from the response, its body
@@ -31,6 +32,14 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     var headers: UnsafeMutablePointer<curl_slist>?
     /// The `errno` of a socket refused for want of descriptors, if one was.
     var outOfDescriptors: Int32?
+    /// When the request's bound is met (`DispatchTime` nanoseconds), as the
+    /// engine keeps it (moved on when a completion held the engine up), and
+    /// its failure then. Looked at as the body is decoded and at libcurl's
+    /// progress calls, not only between libcurl's rounds: in one round, a
+    /// compressed body can decode to gigabytes (gzip members of zeros ran
+    /// 18 s past a timeout of 1 s). The engine's thread's alone once it runs.
+    var deadline: UInt64 = .max
+    var timedOut: HTTPFailure?
 
     init(_ request: HTTPRequest, limit: Int, spilling: BodySpilling?, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
         self.request = request
@@ -240,7 +249,8 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             if let existing = self.body {
                 body = existing
             } else {
-                body = ResponseBody(limit: limit, reportedLimit: limit, codings: Inflater.Coding.toUndo(contentCodings: contentCodings), spilling: spilling)
+                body = ResponseBody(limit: limit, reportedLimit: limit, codings: Inflater.Coding.toUndo(contentCodings: contentCodings), spilling: spilling,
+                                    checkpoint: { [unowned self] () throws(HTTPFailure) in try checkDeadline() })
                 self.body = body
                 // Room for the whole body at once, when its length is known
                 // and it is kept as sent (grown piece by piece, a 200 KiB
@@ -253,6 +263,11 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             failure = error
             return false
         }
+    }
+
+    /// Throws the request's timeout once its deadline is met.
+    private func checkDeadline() throws(HTTPFailure) {
+        if let timedOut, DispatchTime.now().uptimeNanoseconds >= deadline { throw timedOut }
     }
 
     /// The whole body, once the transfer has ended.
@@ -280,6 +295,10 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     /// length would be read until the timeout (17.7 GB in 8 s).
     func progress(downloaded: Int64) -> Bool {
         if isDecided { return false }
+        do throws(HTTPFailure) { try checkDeadline() } catch {
+            failure = error
+            return false
+        }
         self.downloaded = downloaded
         if downloaded < downloadedAtHead { downloadedAtHead = 0 }  // counted anew for the next request
         if headEnded, !isFinal, status >= 300, downloaded - downloadedAtHead > Int64(limit) {

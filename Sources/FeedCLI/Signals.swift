@@ -21,6 +21,9 @@ public enum Signals {
         var nextToken = 0
         var output: Output?
         var terminating = false
+        /// Held by a step that must not be cut (`uninterrupted`), and taken
+        /// by the signal's thread before it ends the process.
+        let steps = Lock()
     }
 
     private static let registry = Registry()
@@ -83,6 +86,22 @@ public enum Signals {
     /// whether that cleanup (or one registered too late to run) is coming.
     public static var isTerminating: Bool { registry.lock.withLock { registry.terminating } }
 
+    /// Runs `step` whole or not at all: the signal's thread waits for a step
+    /// that runs (up to 2 s) before it ends the process, and once a signal
+    /// is ending it, the step is not run and the caller waits for the end.
+    /// For making a temporary file and unlinking it: a signal between the
+    /// two left the file's name behind (feed-map's spool, 1 run in 70 of
+    /// a SIGTERM 8-11 ms after it started).
+    public static func uninterrupted<T>(_ step: () -> T) -> T {
+        registry.steps.lock()
+        if isTerminating {
+            registry.steps.unlock()
+            waitForTheEnd()
+        }
+        defer { registry.steps.unlock() }
+        return step()
+    }
+
     /// For a thread that must do nothing more once the process is ending:
     /// waits for the signal's thread to end the process.
     public static func waitForTheEnd() -> Never {
@@ -95,6 +114,9 @@ public enum Signals {
             return (registry.output, Array(registry.cleanups.values))
         }
         _ = output?.seal()
+        // Kept: the process ends next. A step that does not end in time
+        // (a file made on a hung file system) does not hold the end up.
+        _ = registry.steps.lock(timeout: 2)
         for cleanup in cleanups { cleanup() }
         #if DEBUG
         TestPause.at("FEED_TEST_PAUSE_AFTER_CLEANUP")

@@ -21,9 +21,6 @@ public enum Signals {
         var nextToken = 0
         var output: Output?
         var terminating = false
-        /// Held by a step that must not be cut (`uninterrupted`), and taken
-        /// by the signal's thread before it ends the process.
-        let steps = Lock()
     }
 
     private static let registry = Registry()
@@ -93,13 +90,7 @@ public enum Signals {
     /// two left the file's name behind (feed-map's spool, 1 run in 70 of
     /// a SIGTERM 8-11 ms after it started).
     public static func uninterrupted<T>(_ step: () -> T) -> T {
-        registry.steps.lock()
-        if isTerminating {
-            registry.steps.unlock()
-            waitForTheEnd()
-        }
-        defer { registry.steps.unlock() }
-        return step()
+        InterruptGate.run(step)
     }
 
     /// For a thread that must do nothing more once the process is ending:
@@ -114,9 +105,7 @@ public enum Signals {
             return (registry.output, Array(registry.cleanups.values))
         }
         _ = output?.seal()
-        // Kept: the process ends next. A step that does not end in time
-        // (a file made on a hung file system) does not hold the end up.
-        _ = registry.steps.lock(timeout: 2)
+        InterruptGate.close(waiting: 2)
         for cleanup in cleanups { cleanup() }
         #if DEBUG
         TestPause.at("FEED_TEST_PAUSE_AFTER_CLEANUP")

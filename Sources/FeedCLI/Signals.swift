@@ -78,14 +78,15 @@ public enum Signals {
         registry.lock.withLock { _ = registry.cleanups.removeValue(forKey: token) }
     }
 
-    /// True once a signal is ending the process: set before the cleanups
-    /// run, so a step that checks it after taking a cleanup's lock knows
-    /// whether that cleanup (or one registered too late to run) is coming.
+    /// True once a signal is ending the process: set as the clean-ups to
+    /// run are chosen, so that a save that registers its clean-up later
+    /// (too late to be run) acts as if it had run.
     public static var isTerminating: Bool { registry.lock.withLock { registry.terminating } }
 
-    /// Runs `step` whole or not at all: the signal's thread waits for a step
-    /// that runs (up to 2 s) before it ends the process, and once a signal
-    /// is ending it, the step is not run and the caller waits for the end.
+    /// Runs `step` whole or not at all (`InterruptGate`): the signal's
+    /// thread waits for a step under way (up to 2 s) before it runs the
+    /// clean-ups, and once a signal is ending the process (`isTerminating`),
+    /// the step is not run and the caller waits for the end.
     /// For making a temporary file and unlinking it: a signal between the
     /// two left the file's name behind (feed-map's spool, 1 run in 70 of
     /// a SIGTERM 8-11 ms after it started).
@@ -102,10 +103,16 @@ public enum Signals {
     private static func terminate(_ signal: Int32) -> Never {
         let (output, cleanups) = registry.lock.withLock { () -> (Output?, [@Sendable () -> Void]) in
             registry.terminating = true
+            // With the mark: a step that starts after the clean-ups are
+            // chosen would make a file none of them removes.
+            InterruptGate.shut()
             return (registry.output, Array(registry.cleanups.values))
         }
+        #if DEBUG
+        TestPause.at("FEED_TEST_PAUSE_AFTER_MARK")
+        #endif
         _ = output?.seal()
-        InterruptGate.close(waiting: 2)
+        InterruptGate.waitForTheStepUnderWay(seconds: 2)
         for cleanup in cleanups { cleanup() }
         #if DEBUG
         TestPause.at("FEED_TEST_PAUSE_AFTER_CLEANUP")

@@ -329,6 +329,33 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// The same order with the signal's thread held between choosing the
+    /// clean-ups and waiting for a step under way (descheduled, or sealing
+    /// an output another thread writes): the gate is shut with the mark, so
+    /// the save that takes the lock then creates no file (it did, and no
+    /// clean-up of the chosen ones removed it).
+    func test_save_SIGTERMWhileTheSignalsThreadIsHeldAfterChoosingItsCleanups_createsNoFile() throws {
+        guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
+            throw XCTSkip("the pause that makes the order is in debug builds only")
+        }
+        let dir = temporaryDirectory(self)
+        try (Self.image2 + "\n").write(toFile: dir + "/input", atomically: false, encoding: .utf8)
+        let store = dir + "/s/feed.json"
+        cache("save", store, stdin: feedA)
+        let run = sh(#"""
+            exec 9> "$S.lock"; flock 9
+            FEED_TEST_PAUSE_AFTER_MARK="$D/mark" feed-cache --store "$S" --wait 20 save < "$D/input" 9>&- & pid=$!
+            sleep 0.3; kill -TERM $pid
+            while [ ! -e "$D/mark.ready" ]; do sleep 0.01; done
+            exec 9>&-; sleep 0.5
+            [ -e "$S.tmp" ] && echo "created after the clean-ups were chosen"
+            touch "$D/mark.go"; wait $pid; echo $?
+            """#, environment: ["D": dir, "S": store], timeout: 30)
+        XCTAssertEqual(run.out, "143\n", run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".tmp"), "a temporary file was left")
+        XCTAssertEqual(cache("load", store).out, feedA)
+    }
+
     func test_save_SIGTERMWhileStreamingIntoTheStore_rollsBackAndLeavesNoJournal() throws {
         let dir = temporaryDirectory(self)
         let store = dir + "/s/feed.sqlite"

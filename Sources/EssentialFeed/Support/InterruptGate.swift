@@ -7,11 +7,14 @@ import Darwin
 #endif
 
 /// The one gate between a step that must run whole or not at all (making a
-/// temporary file and unlinking it) and the end of the process at a
-/// signal: the signal's thread closes it before it ends the process,
-/// waiting for a step that runs; a step that comes once it is closed never
-/// runs, and its thread waits for the end. In a process that never closes
-/// it (no signal handling, a test), steps simply run.
+/// temporary file and unlinking it, a store's file created or renamed into
+/// place) and the end of the process at a signal: the signal's thread
+/// shuts it as it marks the process as ending (so that no step starts
+/// after the clean-ups to run are chosen), then waits for a step under way
+/// before it runs them; a step that comes once it is shut never runs, and
+/// its thread waits for the end. In a process that never shuts it (no
+/// signal handling, a test), steps simply run. Steps do not nest (one
+/// plain mutex), and take no lock the signal's thread takes.
 public enum InterruptGate {
     private final class State: @unchecked Sendable {
         let steps = Lock()
@@ -32,11 +35,16 @@ public enum InterruptGate {
         return step()
     }
 
-    /// Closes the gate for good (the signal's thread, as the process ends),
-    /// waiting up to `seconds` for a step that runs: one that does not end
-    /// in time (a file made on a hung file system) does not hold the end up.
-    public static func close(waiting seconds: Int) {
+    /// Shuts the gate for good (the signal's thread, as it marks the
+    /// process as ending): no step starts from now on.
+    public static func shut() {
         state.flag.withLock { state.closed = true }
+    }
+
+    /// Waits up to `seconds` for a step under way, and keeps the gate (the
+    /// signal's thread, before its clean-ups): a step that does not end in
+    /// time (a file made on a hung file system) does not hold the end up.
+    public static func waitForTheStepUnderWay(seconds: Int) {
         _ = state.steps.lock(timeout: seconds)
     }
 

@@ -113,7 +113,7 @@ final class PostgreSQLFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedIm
     func test_storeOfSchemaVersion1_isReadAsItIsAndMigratedByTheNextWrite() throws {
         let feed = uniqueFeed(count: 2)
         try makeSUT().insert(feed, timestamp: anyTimestamp())
-        _ = try server.psql("ALTER TABLE essential_feed.feed_image DROP COLUMN first_cached_seconds; UPDATE essential_feed.store SET schema_version = 1", database: database)
+        _ = try server.psql("ALTER TABLE essential_feed.image_data DROP CONSTRAINT image_data_url, ADD PRIMARY KEY (url); ALTER TABLE essential_feed.feed_image DROP COLUMN first_cached_seconds; UPDATE essential_feed.store SET schema_version = 1", database: database)
         var times: [Int64?] = []
         _ = try LocalFeedLoader(store: makeSUT(), currentDate: anyTimestamp).load { times.append($0.firstCached) }
         XCTAssertEqual(times, [anyTimestamp().seconds, anyTimestamp().seconds])
@@ -124,6 +124,9 @@ final class PostgreSQLFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedIm
         XCTAssertNotNil(try LocalFeedLoader(store: makeSUT(), currentDate: { later }).confirm(validators: nil))
         XCTAssertEqual(try server.psql("SELECT schema_version FROM essential_feed.store", database: database), "3\n")
         XCTAssertEqual(try makeSUT().info().schemaVersion, 3)
+        // Version 1's B-tree key on image_data is version 3's hash exclusion.
+        XCTAssertEqual(try server.psql("SELECT conname, contype FROM pg_constraint WHERE conrelid = 'essential_feed.image_data'::regclass", database: database),
+                       "image_data_url|x\n")
         times = []
         _ = try LocalFeedLoader(store: makeSUT(), currentDate: { later }).load { times.append($0.firstCached) }
         XCTAssertEqual(times, [anyTimestamp().seconds, anyTimestamp().seconds])

@@ -331,7 +331,7 @@ final class PostgreSQLStoreToolTests: XCTestCase {
     /// write upgrades it (it said this release's).
     func test_info_namesTheStoresSchemaVersion_untilTheNextWriteUpgradesIt() throws {
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
-        try server.psql("ALTER TABLE essential_feed.feed_image DROP COLUMN first_cached_seconds; UPDATE essential_feed.store SET schema_version = 1", database: database)
+        try server.psql("ALTER TABLE essential_feed.image_data DROP CONSTRAINT image_data_url, ADD PRIMARY KEY (url); ALTER TABLE essential_feed.feed_image DROP COLUMN first_cached_seconds; UPDATE essential_feed.store SET schema_version = 1", database: database)
         XCTAssertTrue(sh("feed-cache --store \(quoted(store)) info").out.contains(#""schema_version":1,"#))
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
         XCTAssertTrue(sh("feed-cache --store \(quoted(store)) info").out.contains(#""schema_version":3,"#))

@@ -13,9 +13,15 @@ final class Nginx: @unchecked Sendable {
     /// The files served.
     var root: String { directory + "/www" }
     var base: String { "http://127.0.0.1:\(port)" }
+    /// With `tls`: the same files over https with HTTP/2 on a second port,
+    /// under a certificate for 127.0.0.1 made here (trusted through
+    /// SSL_CERT_FILE=`certificate`).
+    private(set) var tlsPort = 0
+    var tlsBase: String { "https://127.0.0.1:\(tlsPort)" }
+    var certificate: String { directory + "/cert.pem" }
 
     /// `locations`: extra `location` blocks of the server.
-    init(test: XCTestCase, locations: String = "") throws {
+    init(test: XCTestCase, locations: String = "", tls: Bool = false) throws {
         guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw XCTSkip("needs nginx (Debian: nginx-light; scripts/test installs it as root)")
         }
@@ -23,6 +29,22 @@ final class Nginx: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
         port = try Self.freePort()
         let d = directory
+        var tlsServer = ""
+        if tls {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { throw XCTSkip("needs openssl") }
+            let make = sh(#"openssl req -x509 -newkey rsa:2048 -nodes -keyout "$D/key.pem" -out "$D/cert.pem" -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2> /dev/null"#, environment: ["D": d])
+            guard make.status == 0 else { throw NSError(domain: "nginx", code: 2, userInfo: [NSLocalizedDescriptionKey: "openssl could not make a certificate"]) }
+            tlsPort = try Self.freePort()
+            tlsServer = """
+            server {
+                    listen 127.0.0.1:\(tlsPort) ssl http2;
+                    ssl_certificate \(d)/cert.pem;
+                    ssl_certificate_key \(d)/key.pem;
+                    root \(d)/www;
+                    access_log \(d)/access.log shape;
+                }
+            """
+        }
         let conf = """
         daemon off;
         master_process off;
@@ -30,7 +52,7 @@ final class Nginx: @unchecked Sendable {
         error_log \(d)/error.log;
         events {}
         http {
-            log_format shape '$status $bytes_sent "$http_user_agent" "$http_accept_encoding" "$request_uri"';
+            log_format shape '$status $bytes_sent $server_protocol "$http_user_agent" "$http_accept_encoding" "$request_uri"';
             types { application/json json; }
             default_type application/octet-stream;
             gzip on;
@@ -43,6 +65,7 @@ final class Nginx: @unchecked Sendable {
                 access_log \(d)/access.log shape;
                 \(locations)
             }
+            \(tlsServer)
         }
         """
         try conf.write(toFile: d + "/nginx.conf", atomically: true, encoding: .utf8)
@@ -66,7 +89,7 @@ final class Nginx: @unchecked Sendable {
         }
     }
 
-    /// The access log's lines: `STATUS BYTES_SENT "UA" "ACCEPT_ENCODING" "URI"`.
+    /// The access log's lines: `STATUS BYTES_SENT PROTOCOL "UA" "ACCEPT_ENCODING" "URI"`.
     var accessLog: [String] {
         ((try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }

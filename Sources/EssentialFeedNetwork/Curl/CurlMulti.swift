@@ -85,6 +85,20 @@ final class CurlMulti: @unchecked Sendable {
 
     private func loop() {
         lock.withLock { engineThread = pthread_self() }
+        // How long a wait for the sockets may last while transfers run
+        // (milliseconds): 1 after a transfer ended or the sockets had
+        // something, doubled after
+        // each wait that ended with nothing, up to a second. Over HTTP/2,
+        // libcurl (7.88) can keep a stream's response, read from the socket
+        // with another stream's, without asking to be called again: its
+        // timeout says nothing, no socket becomes ready, and the transfer
+        // sits until something else calls libcurl. With the records written
+        // in input order, the other transfers wait on that one, so nothing
+        // else came: 13 runs of 60 (1,000 small files from nginx) took
+        // 1.1 s instead of 0.09, one request waiting out the engine's second.
+        // Woken this way, such a stream waits a millisecond; a transfer
+        // that waits on a slow server costs ten extra wake-ups, then one a second.
+        var idlePoll = 1
         while true {
             // The jobs that fit, in the order they came.
             let (multi, jobs): (UnsafeMutableRawPointer?, [Job]) = lock.withLock {
@@ -109,6 +123,7 @@ final class CurlMulti: @unchecked Sendable {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                       let job = running.removeValue(forKey: easy) else { continue }
                 let code = message.pointee.data.result
+                idlePoll = 1
                 curl_multi_remove_handle(multi, easy)
                 let result = job.end(easy, code)
                 curl_easy_cleanup(easy)
@@ -150,7 +165,9 @@ final class CurlMulti: @unchecked Sendable {
             let timeout = expireWaiting()
             // Requests added by the completions above start at once.
             if lock.withLock({ !waiting.isEmpty && running.count < parallel }) { continue }
-            curl_multi_poll(multi, nil, 0, Int32(timeout), nil)
+            var ready: Int32 = 0
+            curl_multi_poll(multi, nil, 0, Int32(running.isEmpty ? timeout : min(timeout, idlePoll)), &ready)
+            idlePoll = ready > 0 ? 1 : min(idlePoll * 2, 1000)
         }
     }
 

@@ -412,6 +412,36 @@ final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
         }
     }
 
+    /// The fields read are told by name in any case, and a list field's
+    /// elements in any case, with blanks and empty elements around them.
+    func test_get_readsTheFieldsItNeedsInAnyCase_andListsWithBlanksAndEmptyElements() throws {
+        let zipped = Compression.compress(Array("in any case".utf8), .gzip)
+        let server = try RawSocketServer { connection in
+            guard connection.readRequest() != nil else { return }
+            connection.send("HTTP/1.1 200 OK\r\nCONTENT-ENCODING: , GZip ,\r\netag: \"v1\"\r\nLAST-modified: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
+                + "Transfer-Encoding:  , Chunked\t\r\nRetry-AFTER: 5\r\nconnection: Keep-Alive ,CLOSE\r\n\r\n"
+                + String(zipped.count, radix: 16) + "\r\n")
+            _ = connection.send(zipped + Array("\r\n0\r\n\r\n".utf8))
+        }
+        defer { server.stop() }
+        let response = try result(of: client(), server.base + "/").get()
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "in any case")
+        XCTAssertEqual(response.etag, "\"v1\"")
+        XCTAssertEqual(response.lastModified, "Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(response.retryAfter, "5")
+
+        // Anything but chunked alone is refused as a transfer coding, and a
+        // name or option that only folds to one is no such name.
+        for field in ["Transfer-Encoding: chunked, chunked", "Transfer-Encoding: gzip, chunked", "Transfer-Encoding: chunked\u{0D}x"] {
+            let refusing = try RawSocketServer { connection in
+                guard connection.readRequest() != nil else { return }
+                connection.send("HTTP/1.1 200 OK\r\n\(field)\r\n\r\n0\r\n\r\n")
+            }
+            defer { refusing.stop() }
+            XCTAssertEqual(failure(result(of: client(), refusing.base + "/"))?.reason, .badResponse, field)
+        }
+    }
+
     func test_get_connectsByNameAndToIPv6Literals() throws {
         let server = try RawSocketServer.keepAlive("by name")
         defer { server.stop() }

@@ -9,7 +9,14 @@ public enum HTTPValidators {
     /// (etagc: `!`, `#`-`~`, or a byte of 0x80 or more), at most 1 KiB, blanks
     /// around it dropped; else nil.
     public static func entityTag(_ text: String) -> String? {
-        let bytes = trimmed(text)
+        var text = text
+        return text.withUTF8 { entityTag(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same over the bytes of a header field's value, as a response
+    /// gives them (one string made, of the tag kept).
+    public static func entityTag(bytes: UnsafeRawBufferPointer) -> String? {
+        let bytes = trimmed(bytes)
         guard bytes.count <= 1024 else { return nil }
         var i = bytes.startIndex
         if bytes.count >= 2, bytes[i] == UInt8(ascii: "W"), bytes[i + 1] == UInt8(ascii: "/") { i += 2 }
@@ -24,17 +31,23 @@ public enum HTTPValidators {
     /// `HTTPDate.parse`), printable ASCII only, blanks around it dropped;
     /// else nil.
     public static func httpDate(_ text: String) -> String? {
-        let bytes = trimmed(text)
+        var text = text
+        return text.withUTF8 { httpDate(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same over the bytes of a header field's value.
+    public static func httpDate(bytes: UnsafeRawBufferPointer) -> String? {
+        let bytes = trimmed(bytes)
         guard bytes.count <= 64, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         let value = String(decoding: bytes, as: UTF8.self)
         return HTTPDate.parse(value) == nil ? nil : value
     }
 
-    /// The bytes of `text` without spaces and tabs at either end.
-    private static func trimmed(_ text: String) -> ArraySlice<UInt8> {
-        var bytes = Array(text.utf8)[...]
-        while let c = bytes.first, c == 0x20 || c == 0x09 { bytes.removeFirst() }
-        while let c = bytes.last, c == 0x20 || c == 0x09 { bytes.removeLast() }
+    /// `bytes` without spaces and tabs at either end.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer> {
+        var bytes = bytes[...]
+        while let c = bytes.first, c == 0x20 || c == 0x09 { bytes = bytes.dropFirst() }
+        while let c = bytes.last, c == 0x20 || c == 0x09 { bytes = bytes.dropLast() }
         return bytes
     }
 }

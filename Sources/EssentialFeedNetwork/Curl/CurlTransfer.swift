@@ -161,52 +161,115 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
               bytes[..<colon].allSatisfy(Self.isTokenByte) else { return refuse("malformed header field") }
         let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
-        // The fields read, told by name without making a string of every one.
-        guard let field = Self.readFields.first(where: { Self.equalsIgnoringCase(name, $0.utf8) }) else { return true }
-        var value = bytes[(colon + 1)...]
-        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
-        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-        let trimmed = String(decoding: value, as: UTF8.self)
+        // The fields read, told by name without making a string of any:
+        // their names are all of different lengths.
+        guard let field = Self.fieldRead(name) else { return true }
+        var value = UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...])
+        while let first = value.first, first == 0x20 || first == 0x09 { value = UnsafeRawBufferPointer(rebasing: value.dropFirst()) }
+        while let last = value.last, last == 0x20 || last == 0x09 { value = UnsafeRawBufferPointer(rebasing: value.dropLast()) }
         switch field {
-        case "content-length":
+        case .contentLength:
             guard !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return refuse("malformed Content-Length") }
+            let trimmed = String(decoding: value, as: UTF8.self)
             if let earlier = contentLength, earlier != trimmed { return refuse("conflicting Content-Length") }
             contentLength = trimmed
-        case "transfer-encoding":
-            let codings = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: " \t").lowercased() }
-            guard codings == ["chunked"] else { return refuse("unsupported transfer coding '\(trimmed)'") }
+        case .transferEncoding:
+            var codings = 0
+            var chunkedOnly = true
+            Self.forEachListElement(value) { coding in
+                codings += 1
+                chunkedOnly = chunkedOnly && Self.equalsIgnoringCase(coding, Self.chunkedName)
+            }
+            guard codings == 1, chunkedOnly else { return refuse("unsupported transfer coding '\(String(decoding: value, as: UTF8.self))'") }
             chunked = true
-        case "content-encoding":
-            contentCodings += trimmed.split(separator: ",").map { $0.trimmingCharacters(in: " \t").lowercased() }.filter { !$0.isEmpty }
-        case "retry-after":
-            retryAfter = trimmed
-        case "etag":
+        case .contentEncoding:
+            Self.forEachListElement(value) { coding in contentCodings.append(String(decoding: coding, as: UTF8.self).lowercased()) }
+        case .retryAfter:
+            retryAfter = String(decoding: value, as: UTF8.self)
+        case .etag:
             // Kept only when it is an entity tag: the next run sends it
             // back. One with bytes past ASCII (obs-text, which HTTP allows
             // in one) could not be sent back as it came from a record's
             // UTF-8, so it is not kept either.
-            etag = value.allSatisfy { $0 < 0x80 } ? HTTPValidators.entityTag(trimmed) : nil
-        case "location":
+            etag = value.allSatisfy { $0 < 0x80 } ? HTTPValidators.entityTag(bytes: value) : nil
+        case .location:
             location = true
-        case "connection":
+        case .connection:
             // As libcurl reads it: close ends the connection after this
             // response; keep-alive keeps an HTTP/1.0 one.
-            for option in trimmed.split(separator: ",").map({ $0.trimmingCharacters(in: " \t").lowercased() }) {
-                if option == "close" { closes = true } else if option == "keep-alive" { closes = false }
+            Self.forEachListElement(value) { option in
+                if Self.equalsIgnoringCase(option, Self.closeName) { closes = true } else if Self.equalsIgnoringCase(option, Self.keepAliveName) { closes = false }
             }
-        default:
-            lastModified = HTTPValidators.httpDate(trimmed)
+        case .lastModified:
+            lastModified = HTTPValidators.httpDate(bytes: value)
         }
         return true
     }
 
     private static let httpPrefix = Array("HTTP/".utf8)
     private static let http10Prefix = Array("HTTP/1.0 ".utf8)
-    private static let readFields = ["content-length", "transfer-encoding", "content-encoding", "retry-after", "etag", "location", "connection", "last-modified"]
+    private static let chunkedName = Array("chunked".utf8)
+    private static let closeName = Array("close".utf8)
+    private static let keepAliveName = Array("keep-alive".utf8)
     private lazy var isHTTPS = URLText.scheme(of: url) == "https"
 
-    private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lower: String.UTF8View) -> Bool {
-        bytes.count == lower.count && zip(bytes, lower).allSatisfy { ($0 | 0x20) == $1 || $0 == $1 }
+    /// The header fields read.
+    private enum Field: CaseIterable {
+        case contentLength, transferEncoding, contentEncoding, retryAfter, etag, location, connection, lastModified
+
+        var name: String {
+            switch self {
+            case .contentLength: "content-length"
+            case .transferEncoding: "transfer-encoding"
+            case .contentEncoding: "content-encoding"
+            case .retryAfter: "retry-after"
+            case .etag: "etag"
+            case .location: "location"
+            case .connection: "connection"
+            case .lastModified: "last-modified"
+            }
+        }
+    }
+
+    /// The fields read by the length of their name, with that name in lower case.
+    private static let fieldsByLength: [(field: Field, name: [UInt8])?] = {
+        var table: [(field: Field, name: [UInt8])?] = Array(repeating: nil, count: 18)
+        for field in Field.allCases {
+            precondition(table[field.name.utf8.count] == nil, "two fields read with names of one length")
+            table[field.name.utf8.count] = (field, Array(field.name.utf8))
+        }
+        return table
+    }()
+
+    /// The field read under `name` (in any case), if it is one.
+    private static func fieldRead(_ name: UnsafeRawBufferPointer) -> Field? {
+        guard name.count < fieldsByLength.count, let entry = fieldsByLength[name.count], equalsIgnoringCase(name, entry.name) else { return nil }
+        return entry.field
+    }
+
+    /// `lower` (lower-case ASCII) in any case: only the letters A to Z are folded.
+    private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lower: [UInt8]) -> Bool {
+        guard bytes.count == lower.count else { return false }
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == lower[index] else { return false }
+        }
+        return true
+    }
+
+    /// Calls `body` with each element of a comma-separated list, blanks
+    /// around it dropped, empty ones skipped.
+    private static func forEachListElement(_ list: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var start = 0
+        while start <= list.count {
+            var end = start
+            while end < list.count, list[end] != UInt8(ascii: ",") { end += 1 }
+            var element = UnsafeRawBufferPointer(rebasing: list[start..<end])
+            while let first = element.first, first == 0x20 || first == 0x09 { element = UnsafeRawBufferPointer(rebasing: element.dropFirst()) }
+            while let last = element.last, last == 0x20 || last == 0x09 { element = UnsafeRawBufferPointer(rebasing: element.dropLast()) }
+            if !element.isEmpty { body(element) }
+            start = end + 1
+        }
     }
 
     private func refuse(_ reason: String) -> Bool {
@@ -311,14 +374,5 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     /// Decides the outcome now (the transfer stops at libcurl's next progress call).
     func cancel() {
         finish(.failure(HTTPFailure(.cancelled, "cancelled")))
-    }
-}
-
-private extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let c = s.first, set.contains(c) { s.removeFirst() }
-        while let c = s.last, set.contains(c) { s.removeLast() }
-        return String(s)
     }
 }

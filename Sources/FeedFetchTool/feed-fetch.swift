@@ -225,7 +225,10 @@ public enum FeedFetchTool {
                     }
                     fetcher.fetch(HTTPRequest(url, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince))
                 } else {
-                    let text = String(decoding: line, as: UTF8.self).trimmingWhitespace()
+                    var trimmed = line
+                    while let c = trimmed.first, c == 0x20 || c == 0x09 { trimmed = trimmed.dropFirst() }
+                    while let c = trimmed.last, c == 0x20 || c == 0x09 { trimmed = trimmed.dropLast() }
+                    let text = String(decoding: trimmed, as: UTF8.self)
                     guard Identifiers.isHTTPURL(text) else {
                         fetcher.fail(ErrorRecord(.invalidData, "not an http(s) URL or a record with a url", line: number))
                         return
@@ -253,15 +256,6 @@ public enum FeedFetchTool {
         }
         fetcher.wait()
         tool.finish()
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return String(s)
     }
 }
 

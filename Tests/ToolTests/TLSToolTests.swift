@@ -145,6 +145,7 @@ final class TLSToolTests: XCTestCase {
     /// transfers then wait on it, nothing moves on the socket, and the
     /// engine slept until its own timeout of a second (13 runs of 60 took
     /// 1.1 s instead of 0.09). Every request here ends in well under that.
+    /// (A later libcurl fixed it: with one, the test passes either way.)
     func test_manySmallFilesOverHTTP2FromNginx_noRequestWaitsForTheEnginesTimeout() throws {
         let nginx = try Nginx(test: self, tls: true)
         try FileManager.default.createDirectory(atPath: nginx.root + "/small", withIntermediateDirectories: true)
@@ -164,7 +165,7 @@ final class TLSToolTests: XCTestCase {
             return Int(field)
         }
         XCTAssertEqual(times.count, 10_000, String(log.prefix(2000)))
-        XCTAssertLessThan(times.max() ?? .max, 200, "slowest requests (ms): \(times.sorted().suffix(5))")
+        XCTAssertLessThan(times.max() ?? .max, 500, "slowest requests (ms): \(times.sorted().suffix(5))")
         XCTAssertTrue(nginx.accessLog.allSatisfy { $0.split(separator: " ")[2] == "HTTP/2.0" }, nginx.accessLog.first ?? "no request")
     }
 }

@@ -64,12 +64,15 @@ public enum Signals {
         return set
     }
 
-    /// Registers work to do if the process is interrupted; returns a token for `remove`.
+    /// Registers work to do if the process is interrupted; returns a token
+    /// for `remove`. Once a signal is ending the process (`isTerminating`),
+    /// only a step of the gate under way registers one that still runs
+    /// (`uninterrupted`); any other is too late and is not kept.
     @discardableResult
     public static func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> Int {
         registry.lock.withLock {
             registry.nextToken += 1
-            registry.cleanups[registry.nextToken] = cleanup
+            if !registry.terminating || InterruptGate.isInStep { registry.cleanups[registry.nextToken] = cleanup }
             return registry.nextToken
         }
     }
@@ -78,9 +81,9 @@ public enum Signals {
         registry.lock.withLock { _ = registry.cleanups.removeValue(forKey: token) }
     }
 
-    /// True once a signal is ending the process: set as the clean-ups to
-    /// run are chosen, so that a save that registers its clean-up later
-    /// (too late to be run) acts as if it had run.
+    /// True once a signal is ending the process: set as the gate is shut,
+    /// so that a save that registers its clean-up later, outside a step of
+    /// the gate (too late to be run), acts as if it had run.
     public static var isTerminating: Bool { registry.lock.withLock { registry.terminating } }
 
     /// Runs `step` whole or not at all (`InterruptGate`): the signal's
@@ -101,18 +104,23 @@ public enum Signals {
     }
 
     private static func terminate(_ signal: Int32) -> Never {
-        let (output, cleanups) = registry.lock.withLock { () -> (Output?, [@Sendable () -> Void]) in
+        let output = registry.lock.withLock { () -> Output? in
             registry.terminating = true
             // With the mark: a step that starts after the clean-ups are
             // chosen would make a file none of them removes.
             InterruptGate.shut()
-            return (registry.output, Array(registry.cleanups.values))
+            return registry.output
         }
         #if DEBUG
         TestPause.at("FEED_TEST_PAUSE_AFTER_MARK")
         #endif
         _ = output?.seal()
         InterruptGate.waitForTheStepUnderWay(seconds: 2)
+        // Chosen once the step under way is done: a clean-up it registered
+        // (of the temporary file it made) runs too; chosen at the mark, the
+        // file of `image --output` made in between was left behind. Any
+        // other registered after the mark is not kept (`onInterrupt`).
+        let cleanups = registry.lock.withLock { Array(registry.cleanups.values) }
         for cleanup in cleanups { cleanup() }
         #if DEBUG
         TestPause.at("FEED_TEST_PAUSE_AFTER_CLEANUP")

@@ -236,6 +236,29 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(run.out, "status 143\nfeed.sqlite\n", run.stderr)
     }
 
+    /// A signal while `image --output` makes its temporary file beside the
+    /// file (after `mkstemp`, before its clean-up is registered): the
+    /// signal's thread waits for that step before it chooses the clean-ups,
+    /// so the file's is among them (chosen at the mark, it was not, and
+    /// `image.bin.XXXXXX` was left).
+    func test_image_output_SIGTERMWhileTheTemporaryFileIsMade_leavesNoFileBesideIt() throws {
+        guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
+            throw XCTSkip("the pause as the temporary file is made is in debug builds only")
+        }
+        let dir = temporaryDirectory(self)
+        let store = dir + "/feed.sqlite"
+        let image = #"{"url":"http://h/x","status":200,"body_base64":"SGk="}"#
+        XCTAssertEqual(cache("save-images", store, stdin: image + "\n").status, 0)
+        let run = sh(#"""
+            mkdir "$D/out"
+            FEED_TEST_PAUSE_OUTPUT_FILE="$D/out/made" feed-cache --store "$S" image --output "$D/out/image.bin" http://h/x & pid=$!
+            while [ ! -e "$D/out/made.ready" ]; do sleep 0.01; done
+            kill -TERM $pid; sleep 0.3; touch "$D/out/made.go"; wait $pid; echo "status $?"
+            ls -A "$D/out" | grep -v '^made[.]'
+            """#, environment: ["D": dir, "S": store], timeout: 30)
+        XCTAssertEqual(run.out, "status 143\n", run.stderr)
+    }
+
     /// A SIGHUP ignored when the tool starts (nohup) stays ignored: the
     /// save goes on and commits.
     func test_save_withSIGHUPIgnoredAtStart_goesOnThroughAHangUp() {
@@ -329,12 +352,12 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
-    /// The same order with the signal's thread held between choosing the
-    /// clean-ups and waiting for a step under way (descheduled, or sealing
-    /// an output another thread writes): the gate is shut with the mark, so
-    /// the save that takes the lock then creates no file (it did, and no
-    /// clean-up of the chosen ones removed it).
-    func test_save_SIGTERMWhileTheSignalsThreadIsHeldAfterChoosingItsCleanups_createsNoFile() throws {
+    /// The same order with the signal's thread held between its mark and
+    /// waiting for a step under way (descheduled, or sealing an output
+    /// another thread writes): the gate is shut with the mark, so the save
+    /// that takes the lock then creates no file (it did, and no clean-up
+    /// of the chosen ones removed it).
+    func test_save_SIGTERMWhileTheSignalsThreadIsHeldAfterItsMark_createsNoFile() throws {
         guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
             throw XCTSkip("the pause that makes the order is in debug builds only")
         }
@@ -348,7 +371,7 @@ final class FeedCacheToolTests: XCTestCase {
             sleep 0.3; kill -TERM $pid
             while [ ! -e "$D/mark.ready" ]; do sleep 0.01; done
             exec 9>&-; sleep 0.5
-            [ -e "$S.tmp" ] && echo "created after the clean-ups were chosen"
+            [ -e "$S.tmp" ] && echo "created after the mark"
             touch "$D/mark.go"; wait $pid; echo $?
             """#, environment: ["D": dir, "S": store], timeout: 30)
         XCTAssertEqual(run.out, "143\n", run.stderr)

@@ -10,8 +10,9 @@ import Darwin
 /// temporary file and unlinking it, a store's file created or renamed into
 /// place) and the end of the process at a signal: the signal's thread
 /// shuts it as it marks the process as ending (so that no step starts
-/// after the clean-ups to run are chosen), then waits for a step under way
-/// before it runs them; a step that comes once it is shut never runs, and
+/// after that), then waits for a step under way before it chooses the
+/// clean-ups to run (one the step registered, of the file it made, among
+/// them) and runs them; a step that comes once it is shut never runs, and
 /// its thread waits for the end. In a process that never shuts it (no
 /// signal handling, a test), steps simply run. Steps do not nest (one
 /// plain mutex), and take no lock the signal's thread takes.
@@ -20,6 +21,8 @@ public enum InterruptGate {
         let steps = Lock()
         let flag = Lock()
         var closed = false
+        /// The thread running a step, while one runs (with `flag` locked).
+        var stepper: pthread_t?
     }
 
     private static let state = State()
@@ -31,8 +34,19 @@ public enum InterruptGate {
             state.steps.unlock()
             while true { sleep(60) }
         }
-        defer { state.steps.unlock() }
+        state.flag.withLock { state.stepper = pthread_self() }
+        defer {
+            state.flag.withLock { state.stepper = nil }
+            state.steps.unlock()
+        }
         return step()
+    }
+
+    /// Whether the calling thread is running a step: a clean-up it
+    /// registers now (of a file the step made) is one the signal's thread,
+    /// which waits for the step before it chooses them, still runs.
+    public static var isInStep: Bool {
+        state.flag.withLock { state.stepper.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     /// Shuts the gate for good (the signal's thread, as it marks the

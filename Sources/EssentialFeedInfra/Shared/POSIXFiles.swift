@@ -246,6 +246,9 @@ public enum POSIXFiles {
         var token: Int?
         let fd = { () -> Int32 in
             let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            #if DEBUG
+            TestPause.at("FEED_TEST_PAUSE_OUTPUT_FILE")
+            #endif
             if made >= 0, let temporaryFiles {
                 let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
                 token = temporaryFiles.onInterrupt { _ = unlink(name) }

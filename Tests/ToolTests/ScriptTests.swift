@@ -18,6 +18,8 @@ final class ScriptTests: XCTestCase {
     /// Each bad command line: exactly the two lines, status 64, nothing on
     /// standard output, and nothing made at the store path.
     func test_everyScript_refusesEachBadOptionBeforeDoingAnything() {
+        let storeFolder = temporaryDirectory(self)
+        let storePath = storeFolder + "/feed.sqlite"
         let bad: [(script: String, arguments: String, message: String)] = [
             ("feed-sync", "--pages", "option '--pages' needs a value"),
             ("feed-sync", "--pages x", "--pages takes a whole number from 1 to 1000, not 'x'"),
@@ -27,8 +29,15 @@ final class ScriptTests: XCTestCase {
             ("feed-sync", "--parallel=65", "--parallel takes a whole number from 1 to 64, not '65'"),
             ("feed-sync", "--retry 101", "--retry takes a whole number from 0 to 100, not '101'"),
             ("feed-sync", "--retry=x", "--retry takes a whole number from 0 to 100, not 'x'"),
-            ("feed-sync", "--wait 1.2.3", "--wait takes a number of seconds, not '1.2.3'"),
-            ("feed-sync", "--wait -1", "--wait takes a number of seconds, not '-1'"),
+            ("feed-sync", "--wait 1.2.3", "--wait takes a number of seconds up to 1000000, not '1.2.3'"),
+            ("feed-sync", "--wait -1", "--wait takes a number of seconds up to 1000000, not '-1'"),
+            // Past flock's timer: it failed, and the run said another held the lock (75).
+            ("feed-sync", "--wait 99999999999999999999", "--wait takes a number of seconds up to 1000000, not '99999999999999999999'"),
+            ("feed-sync", "--wait 1000000.5", "--wait takes a number of seconds up to 1000000, not '1000000.5'"),
+            // A web file that is the store: the page replaced the cache (exit 0), and every later run failed.
+            ("feed-sync", "--store \(quoted(storePath)) --html \(quoted(storePath))", "--html: '\(storePath)' is the store itself"),
+            ("feed-sync", "--store \(quoted(storePath)) --atom \(quoted(storeFolder))/./feed.sqlite", "--atom: '\(storeFolder)/./feed.sqlite' is the store itself"),
+            ("feed-sync", "--store \(quoted(storePath)) --html \(quoted(storeFolder))/p --atom \(quoted(storeFolder))/p", "--html and --atom name one file, '\(storeFolder)/p'"),
             ("feed-sync", "--now tomorrow", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not 'tomorrow'"),
             ("feed-sync", "--base-url ftp://h", "base URL 'ftp://h' is not an http(s) URL without query"),
             ("feed-sync", "--base-url 'http://a:secret@h/?q=1'", "base URL 'http://a:***@h/?q=1' is not an http(s) URL without query"),
@@ -251,7 +260,8 @@ final class ScriptTests: XCTestCase {
         let env = environment(server.base, store: temporaryDirectory(self) + "/feed.sqlite").merging(["FEED_LOG": "info"]) { $1 }
         let first = sh(#""$S/feed-sync" --limit 4 --now 2026-01-01T00:00:00Z"#, environment: env)
         XCTAssertTrue(first.stderr.contains("feed-sync: page 1: 3 items, 3 new\n"), first.stderr)
-        let again = sh(#""$S/feed-sync" --limit 4 --now 2026-01-01T00:01:00Z"#, environment: env)
+        // FEED_LOG in any case, as the tools read it: the script's own lines were missing at INFO.
+        let again = sh(#"FEED_LOG=INFO "$S/feed-sync" --limit 4 --now 2026-01-01T00:01:00Z"#, environment: env)
         XCTAssertTrue(again.stderr.contains("feed-sync: page 1: 3 items, 0 new\n"), again.stderr)
         let expired = sh(#""$S/feed-sync" --limit 4 --now 2026-01-20T00:00:00Z"#, environment: env)
         XCTAssertEqual(expired.status, 0, expired.stderr)

@@ -253,6 +253,19 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(line.records().first?["error"] as? String, "invalid_data")
     }
 
+    /// An empty feed (a newly deployed API) on an empty store: nothing to
+    /// cache and no image to fetch, a quiet success; the images' step said
+    /// "some images could not be stored" (66) on every run.
+    func test_feedSync_emptyFeedOnAnEmptyStore_succeedsQuietly() throws {
+        let d = temporaryDirectory(self)
+        try FileManager.default.createDirectory(atPath: d + "/api", withIntermediateDirectories: true)
+        try #"{"items":[]}"#.write(toFile: d + "/api/feed.json", atomically: true, encoding: .utf8)
+        let server = try Served([d + "/api"], test: self)
+        let run = sh(#""$S/feed-sync""#, environment: environment(server.base, store: d + "/feed.sqlite"))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+    }
+
     /// An expired cache counts no item: the page's items are all new (it
     /// once said "-N new", the expired items the save dropped taken off).
     func test_feedSync_afterTheCacheExpired_countsThePagesItemsAsNew() throws {

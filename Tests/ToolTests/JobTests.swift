@@ -159,7 +159,8 @@ final class JobTests: XCTestCase {
 
     /// An API behind Basic authentication (nginx's auth_basic): the base
     /// URL's credentials reach the pages, not the images; their 401 is
-    /// explained once, and ~/.netrc (here $NETRC) is the way.
+    /// explained once, naming the file the credentials go in ($NETRC's, else
+    /// ~/.netrc), and that file is the way.
     func test_sync_withCredentialsInTheBaseURL_explainsTheImages401Once_andNetrcReachesThem() throws {
         let hash = sh("openssl passwd -apr1 s3cret")
         guard hash.status == 0 else { throw XCTSkip("needs openssl to write nginx's password file") }
@@ -178,7 +179,8 @@ final class JobTests: XCTestCase {
         let without = sh(#""$S/feed-sync" --limit 4"#, environment: env)
         XCTAssertEqual(without.status, 65, without.stderr)
         XCTAssertEqual(cached(env).items.count, 3, "the pages reached the API with the base URL's credentials")
-        let explained = without.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("feed-sync: image host answered 401: give its credentials in ~/.netrc") }
+        // The file $NETRC names, not ~/.netrc, which is not read then.
+        let explained = without.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("feed-sync: image host answered 401: give its credentials in \(secrets)/netrc (") }
         XCTAssertEqual(explained.count, 1, without.stderr)
         XCTAssertFalse(without.stderr.contains("s3cret"), without.stderr)
 

@@ -266,6 +266,30 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(run.stderr, "")
     }
 
+    /// A full TMPDIR (a real tmpfs of 64 KiB, filled): the scripts name it,
+    /// once, and end 74. Its files are the tools' standard output, and a
+    /// tool said only "cannot write to standard output". Full at the start,
+    /// or filled by the run (one page of memory left: the run's first file
+    /// takes it).
+    func test_feedSyncAndFeedShow_withAFullTemporaryFolder_sayItIsFull() throws {
+        let d = temporaryDirectory(self)
+        let tmp = d + "/tmp"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        guard sh(#"mount -t tmpfs -o size=64k tmpfs "$T" 2> /dev/null"#, environment: ["T": tmp]).status == 0 else {
+            throw XCTSkip("needs to mount a tmpfs (root)")
+        }
+        defer { _ = sh(#"umount "$T""#, environment: ["T": tmp]) }
+        let server = try Served(test: self)
+        let env = environment(server.base, store: d + "/feed.sqlite").merging(["TMPDIR": tmp, "T": tmp]) { $1 }
+        for (left, script) in [(0, "feed-sync"), (0, "feed-show"), (4, "feed-sync")] {
+            _ = sh(#"rm -f "$T/fill"; head -c \#((64 - left) * 1024) /dev/zero > "$T/fill" 2> /dev/null"#, environment: env)
+            let run = sh(#""$S/\#(script)" --limit 10 > /dev/null"#, environment: env)
+            XCTAssertEqual(run.status, 74, "\(script), \(left) KiB left: \(run.stderr)")
+            let said = run.stderr.components(separatedBy: "\n").filter { $0 == "\(script): the temporary folder in \(tmp) takes no more data (full?)" }
+            XCTAssertEqual(said.count, 1, "\(script), \(left) KiB left: \(run.stderr)")
+        }
+    }
+
     /// An expired cache counts no item: the page's items are all new (it
     /// once said "-N new", the expired items the save dropped taken off).
     func test_feedSync_afterTheCacheExpired_countsThePagesItemsAsNew() throws {

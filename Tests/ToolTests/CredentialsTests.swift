@@ -57,6 +57,17 @@ final class CredentialsTests: XCTestCase {
         }
     }
 
+    /// One transfer at a time, so that each request goes out on the handle
+    /// the one before it used (feed-fetch keeps them, reset): a URL
+    /// without credentials after one with them sends none (401).
+    func test_fetch_oneAtATime_sendsEachURLsCredentialsOnlyWithIt() throws {
+        let port = try startServer()
+        let with = "http://alice:secret@127.0.0.1:\(port)/image-0", without = "http://127.0.0.1:\(port)/image-1"
+        let run = sh("feed-fetch --parallel 1 \(quoted(with)) \(quoted(without)) \(quoted(with)) \(quoted(without))")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().compactMap { $0["status"] as? Int }, [200, 401, 200, 401], run.out)
+    }
+
     func test_failures_withAPasswordInTheURL_showItNowhere() throws {
         let refused = sh("feed-fetch 'http://alice:secret@127.0.0.1:9/v1/feed'", environment: ["FEED_LOG": "trace"])
         XCTAssertEqual(refused.status, 69)

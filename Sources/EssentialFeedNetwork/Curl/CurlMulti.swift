@@ -43,6 +43,14 @@ final class CurlMulti: @unchecked Sendable {
     private var multi: UnsafeMutableRawPointer?
     private var started = false
     private var running: [UnsafeMutableRawPointer: Job] = [:]
+    /// Easy handles of ended transfers, reset, for the next ones (the
+    /// engine's thread alone): a handle made for each request cost libcurl
+    /// a few large blocks (its state, a 100 KiB receive buffer) and glibc a
+    /// pass over its free lists for each; malloc took 12% of feed-fetch's
+    /// time for 1,000 small files. `curl_easy_reset` sets every option back
+    /// as `curl_easy_init` left it, and keeps what is worth keeping: the
+    /// buffers, and TLS sessions to resume.
+    private var spareHandles: [UnsafeMutableRawPointer] = []
 
     /// Whether libcurl could be set up, once per process.
     static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
@@ -129,7 +137,7 @@ final class CurlMulti: @unchecked Sendable {
                 idlePoll = 1
                 curl_multi_remove_handle(multi, easy)
                 let result = job.end(easy, code)
-                curl_easy_cleanup(easy)
+                recycle(easy)
                 // Out of descriptors with nothing else running: the idle
                 // connections libcurl keeps may hold them. Closed (a new
                 // multi handle), the job goes once more.
@@ -234,13 +242,13 @@ final class CurlMulti: @unchecked Sendable {
 
     /// Adds `job` to libcurl, or finishes it at once when it cannot run.
     private func begin(_ job: Job, on multi: UnsafeMutableRawPointer) {
-        guard let easy = curl_easy_init() else {
+        guard let easy = spareHandles.popLast() ?? curl_easy_init() else {
             let transfer = job.transfer
             WorkerThreads.shared.run { transfer.finish(.failure(HTTPFailure(.other, "cannot start libcurl"))) }
             return
         }
         guard job.configure(easy) else {
-            curl_easy_cleanup(easy)
+            recycle(easy)
             return
         }
         job.transfer.deadline = job.deadline
@@ -249,9 +257,22 @@ final class CurlMulti: @unchecked Sendable {
         curl_multi_add_handle(multi, easy)
     }
 
+    /// Keeps the handle of an ended transfer for the next, reset (as many
+    /// as run at once at most), or frees it.
+    private func recycle(_ easy: UnsafeMutableRawPointer) {
+        guard spareHandles.count < parallel else {
+            curl_easy_cleanup(easy)
+            return
+        }
+        curl_easy_reset(easy)
+        spareHandles.append(easy)
+    }
+
     /// Closes every connection libcurl keeps open, by making a new multi
     /// handle (the engine's thread, with no transfer running).
     private func closeIdleConnections() {
+        for easy in spareHandles { curl_easy_cleanup(easy) }
+        spareHandles.removeAll()
         lock.withLock {
             if let multi { curl_multi_cleanup(multi) }
             multi = Self.makeMulti(parallel: parallel)

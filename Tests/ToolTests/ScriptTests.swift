@@ -290,6 +290,26 @@ final class ScriptTests: XCTestCase {
         }
     }
 
+    /// Under a low open-file limit: bash reads the script on the highest
+    /// descriptor the limit leaves, which the run's lock took under
+    /// `ulimit -n 10` (bash: "error reading input file", 2, the temporary
+    /// folder left). Now the lock says there is no descriptor for it (71)
+    /// and leaves nothing; with a few more, the run goes through.
+    func test_feedSync_underALowOpenFileLimit_saysSo_orRuns() throws {
+        let d = temporaryDirectory(self)
+        let tmp = d + "/tmp"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let server = try Served(test: self)
+        let env = environment(server.base, store: d + "/feed.sqlite").merging(["TMPDIR": tmp]) { $1 }
+        let low = sh(#"ulimit -n 10 && "$S/feed-sync" --limit 4"#, environment: env)
+        XCTAssertEqual(low.status, 71, low.stderr)
+        XCTAssertEqual(low.stderr, "feed-sync: the open-file limit (ulimit -n 10) leaves no descriptor for the run's lock\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp), [])
+        let enough = sh(#"ulimit -n 16 && "$S/feed-sync" --limit 4"#, environment: env)
+        XCTAssertEqual(enough.status, 0, enough.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp), [])
+    }
+
     /// An expired cache counts no item: the page's items are all new (it
     /// once said "-N new", the expired items the save dropped taken off).
     func test_feedSync_afterTheCacheExpired_countsThePagesItemsAsNew() throws {

@@ -310,6 +310,21 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp), [])
     }
 
+    /// One store, one lock, however its path is spelt: through a folder
+    /// that does not exist yet (the save makes it), the run took a lock of
+    /// its own, and two runs could save into one store at once.
+    func test_feedSync_aStoreSpeltThroughAFolderNotMadeYet_takesTheStoresOneLock() throws {
+        let d = temporaryDirectory(self), home = temporaryDirectory(self)
+        let server = try Served(test: self)
+        var env = environment(server.base, store: d + "/feed.sqlite").merging(["HOME": home, "XDG_CACHE_HOME": "", "D": d]) { $1 }
+        env["FEED_STORE"] = nil
+        for spelling in [#""$D/feed.sqlite""#, #""$D/nodir/../feed.sqlite""#, #""$D/./feed.sqlite""#] {
+            let run = sh(#""$S/feed-sync" --limit 4 --store \#(spelling)"#, environment: env)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home + "/.cache/essential-feed").count, 1)
+    }
+
     /// An expired cache counts no item: the page's items are all new (it
     /// once said "-N new", the expired items the save dropped taken off).
     func test_feedSync_afterTheCacheExpired_countsThePagesItemsAsNew() throws {

@@ -161,7 +161,8 @@ final class ScriptTests: XCTestCase {
     /// tool checks an option (each option's check failing read as a bad
     /// option, 64), and `--version` says feed-cache is (it was bash's
     /// "command not found"); through a symbolic link to an installed
-    /// script, the tools beside the script it names are found.
+    /// script, the tools beside the script it names are found, also when
+    /// FEED_BIN names a folder without them.
     func test_everyScript_withoutItsTools_says127_andThroughALinkFindsThem() throws {
         let d = temporaryDirectory(self)
         let run = sh(#"""
@@ -173,10 +174,19 @@ final class ScriptTests: XCTestCase {
             done
             for t in feed-paginate feed-fetch feed-map comments-map feed-cache reldate feed-view; do ln -s "$REAL/$t" "$D/real/$t"; done
             env -i HOME="$D" PATH=/usr/bin:/bin "$D/link/feed-sync" --version; echo "status $?"
+            for s in feed-sync feed-show feed-comments; do
+                env -i HOME="$D" PATH=/usr/bin:/bin FEED_BIN="$D/removed-build" "$D/link/$s" --version; echo "status $?"
+            done
             """#, environment: ["D": d, "S": AcceptanceTests.scripts, "REAL": Products.directory, "ID": id])
         let lines = run.lines
-        XCTAssertEqual(lines.count, 14, run.out + run.stderr)
-        guard lines.count == 14 else { return }
+        XCTAssertEqual(lines.count, 20, run.out + run.stderr)
+        guard lines.count == 20 else { return }
+        // A FEED_BIN that holds no tool (a build since removed): the tools
+        // beside the script still (it was 127).
+        for (index, script) in ["feed-sync", "feed-show", "feed-comments"].enumerated() {
+            XCTAssertTrue(lines[14 + 2 * index].hasPrefix("\(script) "), lines[14 + 2 * index])
+            XCTAssertEqual(lines[15 + 2 * index], "status 0")
+        }
         for (index, script) in ["feed-sync", "feed-show", "feed-comments"].enumerated() {
             XCTAssertEqual(lines[4 * index], "\(script): cannot find feed-paginate beside this script, in FEED_BIN or on PATH (/usr/bin:/bin)")
             XCTAssertEqual(lines[4 * index + 1], "status 127")

@@ -39,6 +39,10 @@ final class ScriptTests: XCTestCase {
             ("feed-sync", "--store \(quoted(storePath)) --atom \(quoted(storeFolder))/./feed.sqlite", "--atom: '\(storeFolder)/./feed.sqlite' is the store itself"),
             ("feed-sync", "--store \(quoted(storePath)) --html \(quoted(storeFolder))/p --atom \(quoted(storeFolder))/p", "--html and --atom name one file, '\(storeFolder)/p'"),
             ("feed-sync", "--now tomorrow", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not 'tomorrow'"),
+            // An empty time, as the tools refuse it (it read as no --now: the clock's time).
+            ("feed-sync", "--now ''", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not ''"),
+            ("feed-show", "--now=", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not ''"),
+            ("feed-comments", "--now '' \(id)", "--now takes an ISO 8601 time such as 2026-12-30T00:00:00Z, not ''"),
             ("feed-sync", "--base-url ftp://h", "base URL 'ftp://h' is not an http(s) URL without query"),
             ("feed-sync", "--base-url 'http://a:secret@h/?q=1'", "base URL 'http://a:***@h/?q=1' is not an http(s) URL without query"),
             ("feed-sync", "--base-url 'http://a:se@cret@h/?q=1'", "base URL 'http://a:***@h/?q=1' is not an http(s) URL without query"),

@@ -138,6 +138,10 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             }
             // No request asks to switch protocols (RFC 9110, 15.2.2).
             if status == 101 { return refuse("101 Switching Protocols, not asked for") }
+            // Two lengths: a server never sends both, and a message with
+            // both "ought to be handled as an error" (RFC 9112, 6.3), a sign
+            // of a response split in two. libcurl took the chunked one.
+            if chunked, contentLength != nil { return refuse("both Content-Length and Transfer-Encoding") }
             // A body its length shows to be over the limit is refused at
             // once, before any of it comes: the final response's when it is
             // kept as sent (a coded one's limit is its size decoded, counted

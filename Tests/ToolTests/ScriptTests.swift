@@ -181,10 +181,15 @@ final class ScriptTests: XCTestCase {
             for s in feed-sync feed-show feed-comments; do
                 env -i HOME="$D" PATH=/usr/bin:/bin FEED_BIN="$D/removed-build" "$D/link/$s" --version; echo "status $?"
             done
+            mkdir "$D/other-build" && printf '#!/bin/sh\necho "feed-cache 0.0.0-other"\n' > "$D/other-build/feed-cache" && chmod +x "$D/other-build/feed-cache"
+            env -i HOME="$D" PATH=/usr/bin:/bin FEED_BIN="$D/other-build" "$D/link/feed-sync" --version; echo "status $?"
             """#, environment: ["D": d, "S": AcceptanceTests.scripts, "REAL": Products.directory, "ID": id])
         let lines = run.lines
-        XCTAssertEqual(lines.count, 20, run.out + run.stderr)
-        guard lines.count == 20 else { return }
+        XCTAssertEqual(lines.count, 22, run.out + run.stderr)
+        guard lines.count == 22 else { return }
+        // FEED_BIN's tools before those beside the script.
+        XCTAssertEqual(lines[20], "feed-sync 0.0.0-other")
+        XCTAssertEqual(lines[21], "status 0")
         // A FEED_BIN that holds no tool (a build since removed): the tools
         // beside the script still (it was 127).
         for (index, script) in ["feed-sync", "feed-show", "feed-comments"].enumerated() {
@@ -192,9 +197,9 @@ final class ScriptTests: XCTestCase {
             XCTAssertEqual(lines[15 + 2 * index], "status 0")
         }
         for (index, script) in ["feed-sync", "feed-show", "feed-comments"].enumerated() {
-            XCTAssertEqual(lines[4 * index], "\(script): cannot find feed-paginate beside this script, in FEED_BIN or on PATH (/usr/bin:/bin)")
+            XCTAssertEqual(lines[4 * index], "\(script): cannot find feed-paginate in FEED_BIN, beside this script or on PATH (/usr/bin:/bin)")
             XCTAssertEqual(lines[4 * index + 1], "status 127")
-            XCTAssertEqual(lines[4 * index + 2], "\(script): cannot find feed-cache beside this script, in FEED_BIN or on PATH (/usr/bin:/bin)")
+            XCTAssertEqual(lines[4 * index + 2], "\(script): cannot find feed-cache in FEED_BIN, beside this script or on PATH (/usr/bin:/bin)")
             XCTAssertEqual(lines[4 * index + 3], "status 127")
         }
         XCTAssertTrue(lines[12].hasPrefix("feed-sync "), lines[12])
@@ -295,11 +300,17 @@ final class ScriptTests: XCTestCase {
         defer { _ = sh(#"umount "$T""#, environment: ["T": tmp]) }
         let server = try Served(test: self)
         let env = environment(server.base, store: d + "/feed.sqlite").merging(["TMPDIR": tmp, "T": tmp]) { $1 }
-        for (left, script) in [(0, "feed-sync"), (0, "feed-show"), (4, "feed-sync")] {
-            _ = sh(#"rm -f "$T/fill"; head -c \#((64 - left) * 1024) /dev/zero > "$T/fill" 2> /dev/null"#, environment: env)
+        // feed-show with the folder filled by the run: the save fails (its
+        // SQLite files go to TMPDIR), and the file that carries its status
+        // to the end cannot be written: said at once (the run ended 0 with
+        // no word); the status is the view's, as ever.
+        let cases: [(Int, String, Int32, String)] = [(0, "feed-sync", 74, ""), (0, "feed-show", 74, ""), (4, "feed-sync", 74, ""),
+                     (4, "feed-show", 0, ": the feed shown was not saved in the cache (status 74)")]
+        for (left, script, status, more) in cases {
+            _ = sh(#"rm -f "$T/fill" "$D/feed.sqlite"; head -c \#((64 - left) * 1024) /dev/zero > "$T/fill" 2> /dev/null"#, environment: env.merging(["D": d]) { $1 })
             let run = sh(#""$S/\#(script)" --limit 10 > /dev/null"#, environment: env)
-            XCTAssertEqual(run.status, 74, "\(script), \(left) KiB left: \(run.stderr)")
-            let said = run.stderr.components(separatedBy: "\n").filter { $0 == "\(script): the temporary folder in \(tmp) takes no more data (full?)" }
+            XCTAssertEqual(run.status, status, "\(script), \(left) KiB left: \(run.stderr)")
+            let said = run.stderr.components(separatedBy: "\n").filter { $0 == "\(script): the temporary folder in \(tmp) takes no more data (full?)\(more)" }
             XCTAssertEqual(said.count, 1, "\(script), \(left) KiB left: \(run.stderr)")
         }
     }
@@ -314,7 +325,7 @@ final class ScriptTests: XCTestCase {
         let tmp = d + "/tmp"
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         let server = try Served(test: self)
-        let env = environment(server.base, store: d + "/feed.sqlite").merging(["TMPDIR": tmp]) { $1 }
+        let env = environment(server.base, store: d + "/feed.sqlite").merging(["TMPDIR": tmp, "XDG_CACHE_HOME": d + "/cache"]) { $1 }
         let low = sh(#"ulimit -n 10 && "$S/feed-sync" --limit 4"#, environment: env)
         XCTAssertEqual(low.status, 71, low.stderr)
         XCTAssertEqual(low.stderr, "feed-sync: the open-file limit (ulimit -n 10) leaves no descriptor for the run's lock\n")
@@ -322,6 +333,15 @@ final class ScriptTests: XCTestCase {
         let enough = sh(#"ulimit -n 16 && "$S/feed-sync" --limit 4"#, environment: env)
         XCTAssertEqual(enough.status, 0, enough.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp), [])
+        // A lock that cannot be opened for another reason (a folder in its
+        // place) is that, under a low limit too: not the limit's 71.
+        let locks = d + "/cache/essential-feed"
+        let lock = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: locks).first)
+        try FileManager.default.removeItem(atPath: locks + "/" + lock)
+        try FileManager.default.createDirectory(atPath: locks + "/" + lock, withIntermediateDirectories: false)
+        let folder = sh(#"ulimit -n 32 && "$S/feed-sync" --limit 4"#, environment: env)
+        XCTAssertEqual(folder.status, 74, folder.stderr)
+        XCTAssertEqual(folder.stderr, "feed-sync: cannot open the run's lock \(locks)/\(lock)\n")
     }
 
     /// One store, one lock, however its path is spelt: through a folder

@@ -137,7 +137,10 @@ final class CurlMulti: @unchecked Sendable {
                 idlePoll = 1
                 curl_multi_remove_handle(multi, easy)
                 let result = job.end(easy, code)
-                recycle(easy)
+                // A failed transfer's handle is not kept: libcurl (7.88)
+                // never clears a handle's last system error, which the next
+                // failure on it would read (CURLINFO_OS_ERRNO).
+                if code == CURLE_OK { recycle(easy) } else { curl_easy_cleanup(easy) }
                 // Out of descriptors with nothing else running: the idle
                 // connections libcurl keeps may hold them. Closed (a new
                 // multi handle), the job goes once more.

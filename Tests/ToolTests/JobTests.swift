@@ -190,6 +190,48 @@ final class JobTests: XCTestCase {
         XCTAssertEqual(cached(env).data, 3)
     }
 
+    /// The store busy when the run counts its items (another process's
+    /// write held past feed-cache's wait, made here with a real exclusive
+    /// lock on the SQLite file at each `info`): the run goes on, quietly,
+    /// and stores the images. It said "store is busy", and as no item
+    /// cached it skipped the images.
+    func test_sync_aStoreBusyWhenItsItemsAreCounted_goesOnAndStoresTheImages() throws {
+        let server = try Served(["--builtin", "demo"], test: self)
+        let d = temporaryDirectory(self)
+        let store = d + "/feed.sqlite"
+        let bin = d + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for tool in ["feed-paginate", "feed-fetch", "feed-map", "comments-map", "reldate", "feed-view"] {
+            try FileManager.default.createSymbolicLink(atPath: bin + "/" + tool, withDestinationPath: Products.directory + "/" + tool)
+        }
+        // feed-cache, but each `info` meets the store locked by another process.
+        let wrapper = #"""
+            #!/bin/bash
+            case " $* " in
+            *" info "*)
+                [ -e "$STORE" ] || exec "$REAL/feed-cache" "$@"
+                exec 3< <(python3 -c 'import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute("BEGIN EXCLUSIVE"); print("locked", flush=True); time.sleep(1)' "$STORE")
+                read -r _ <&3
+                exec "$REAL/feed-cache" --wait 0 "$@" ;;
+            esac
+            exec "$REAL/feed-cache" "$@"
+            """#
+        try wrapper.replacingOccurrences(of: "\n    ", with: "\n").write(toFile: bin + "/feed-cache", atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(bin + "/feed-cache", 0o755), 0)
+        var env = environment(server.base, store: store)
+        env["FEED_BIN"] = bin
+        env["REAL"] = Products.directory
+        env["STORE"] = store
+        let first = sh(#""$S/feed-sync" --limit 4"#, environment: env)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.stderr, "")
+        XCTAssertEqual(sh(#""$FEED_BIN/feed-cache" info"#, environment: env).status, 75, "the wrapper's lock held")
+        env["FEED_BIN"] = Products.directory
+        XCTAssertEqual(cached(env).items.count, 4)
+        XCTAssertEqual(cached(env).data, 4, "the images were stored")
+    }
+
     /// `kill PID` of a script alone (not its process group), while a page
     /// is slow: the script ends 143 at once, no tool of its run is left,
     /// and after the server would have answered, the store is byte for

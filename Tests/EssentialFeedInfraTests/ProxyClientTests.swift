@@ -31,6 +31,42 @@ final class ProxyClientTests: XCTestCase {
         XCTAssertTrue(lines.contains("Proxy-Authorization: Basic YWxpY2U6c0BjcmV0"), "\(lines)")
     }
 
+    /// The .netrc entry of the host asked, through an http proxy, and a
+    /// redirect to another host on the same port: that host is not sent
+    /// the first one's password. libcurl (7.88) marks a connection whose
+    /// credentials came from .netrc, and a connection to the proxy serves
+    /// every host: the redirect reused it and sent alice's password to
+    /// evil.example (so does curl 7.88's own `-x` with `--netrc-file -L`).
+    /// A later request with its own credentials, on a connection the first
+    /// left open, is not sent on to another host either.
+    func test_http_throughAProxy_withNetrc_sendsNoPasswordToTheHostARedirectGoesTo() throws {
+        let heads = Heads()
+        let proxy = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                let ok = head.contains("/first ") ? connection.respond(status: 302, "", headers: "Location: http://evil.example/second\r\n")
+                    : connection.respond("via proxy")
+                guard ok else { return }
+            }
+        }
+        addTeardownBlock { proxy.stop() }
+        let netrc = NSTemporaryDirectory() + "/netrc-\(UUID().uuidString)"
+        try "machine feed.example login alice password secret\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: netrc) }
+        let client = CurlHTTPClient(timeout: 5, netrcFile: netrc, proxies: ProxySettings(environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)"]))
+        for url in ["http://feed.example/first", "http://bob:pw@other.example/first"] {
+            XCTAssertEqual(try answer(of: client, url).get().status, 200)
+        }
+        let all = heads.all
+        XCTAssertEqual(all.count, 4, "\(all)")
+        guard all.count == 4 else { return }
+        XCTAssertTrue(all[0].hasPrefix("GET http://feed.example/first ") && all[0].contains("Authorization: Basic YWxpY2U6c2VjcmV0\r\n"), all[0])
+        XCTAssertTrue(all[1].hasPrefix("GET http://evil.example/second "), all[1])
+        XCTAssertFalse(all[1].contains("Authorization:"), all[1])
+        XCTAssertTrue(all[2].hasPrefix("GET http://other.example/first ") && all[2].contains("Authorization: Basic Ym9iOnB3\r\n"), all[2])
+        XCTAssertFalse(all[3].contains("Authorization:"), all[3])
+    }
+
     func test_noProxy_goesDirect() throws {
         let (proxy, heads) = try proxy()
         let origin = try RawSocketServer.keepAlive("direct")

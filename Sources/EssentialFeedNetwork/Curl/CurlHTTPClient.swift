@@ -143,7 +143,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         for field in transfer.request.conditionFields { headers = curl_slist_append(headers, field) }
         // The proxies as ProxySettings reads them (libcurl's own reading
         // of the environment is switched off by naming one, or "").
-        feed_curl_setopt_string(curl, CURLOPT_PROXY, proxyURL(for: transfer.url) ?? "")
+        let proxy = proxyURL(for: transfer.url) ?? ""
+        feed_curl_setopt_string(curl, CURLOPT_PROXY, proxy)
         if let noProxy = proxies.noProxy { feed_curl_setopt_string(curl, CURLOPT_NOPROXY, noProxy) }
         if let file = authorities.file { feed_curl_setopt_string(curl, CURLOPT_CAINFO, file) }
         if let directory = authorities.directory { feed_curl_setopt_string(curl, CURLOPT_CAPATH, directory) }
@@ -153,6 +154,16 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         if let netrcFile {
             feed_curl_setopt_long(curl, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
             feed_curl_setopt_string(curl, CURLOPT_NETRC_FILE, netrcFile)
+            // Through a proxy, a connection serves one request (each hop of
+            // a redirect its own, none kept for another transfer). libcurl
+            // (7.88) marks a connection whose credentials came from .netrc
+            // as one that may send them after a redirect to another host,
+            // and a connection to an http proxy serves every host: a
+            // redirect to another host on the same port reused it and was
+            // sent the first host's password (curl 7.88's own -x with
+            // --netrc-file -L does the same); a later request's own
+            // user:password@ went on to the host its redirect named.
+            if !proxy.isEmpty { feed_curl_setopt_long(curl, CURLOPT_FORBID_REUSE, 1) }
         }
         transfer.headers = headers
         feed_curl_setopt_pointer(curl, CURLOPT_HTTPHEADER, headers)

@@ -197,7 +197,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             if code == CURLE_OUT_OF_MEMORY, !transfer.isInHead, !transfer.headEnded, transfer.url.utf8.count > 1 << 19 {
                 return .failure(HTTPFailure(.other, "URL of \(counted(transfer.url.utf8.count, "byte")): longer than a request can hold (1 MiB)"))
             }
-            return .failure(failure(code, detail: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail, transfer: transfer))
+            return .failure(failure(code, detail: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail, url: transfer.url))
         }
         // A head cut short by the end of the connection, which libcurl takes for a whole one.
         guard transfer.headEnded else { return .failure(HTTPFailure(.connectionLost, "connection lost")) }
@@ -238,28 +238,34 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         return ProxySettings.shown(proxy)
     }
 
-    /// libcurl's result code as the client's failure.
-    private func failure(_ code: CURLcode, detail: String, transfer: CurlTransfer) -> HTTPFailure {
+    /// libcurl's result code as the client's failure, for a transfer of `url`.
+    func failure(_ code: CURLcode, detail: String, url: String) -> HTTPFailure {
         // The proxy would not open a tunnel: a failure of the proxy, named.
-        if detail.contains("CONNECT"), let proxy = proxyShown(for: transfer.url) {
+        if detail.contains("CONNECT"), let proxy = proxyShown(for: url) {
             return HTTPFailure(code == CURLE_COULDNT_CONNECT ? .refused : .connectionLost, "proxy \(proxy): \(detail)")
         }
         // A chunked body that breaks its framing is the server's fault, not the connection's.
         if detail.contains("chunked") { return HTTPFailure(.badResponse, "bad response: \(detail)") }
         switch code {
         case CURLE_COULDNT_CONNECT:
-            if let proxy = proxyShown(for: transfer.url) { return HTTPFailure(.refused, "proxy \(proxy): connection refused") }
+            if let proxy = proxyShown(for: url) { return HTTPFailure(.refused, "proxy \(proxy): connection refused") }
             return HTTPFailure(.refused, "connection refused")
         case CURLE_COULDNT_RESOLVE_PROXY:
-            return HTTPFailure(.cannotResolveHost, "proxy \(proxyShown(for: transfer.url) ?? "?"): cannot resolve host")
+            return HTTPFailure(.cannotResolveHost, "proxy \(proxyShown(for: url) ?? "?"): cannot resolve host")
         case CURLE_COULDNT_RESOLVE_HOST: return HTTPFailure(.cannotResolveHost, "cannot resolve host")
         case CURLE_URL_MALFORMAT: return HTTPFailure(.other, "not a valid URL")
         case CURLE_UNSUPPORTED_PROTOCOL:
             // For an http(s) URL, what libcurl does not support is the response (`ICY 200`, `HTTP/1.1 2x0`).
-            if ["http", "https"].contains(URLText.scheme(of: transfer.url) ?? "") { return HTTPFailure(.badResponse, "bad response: \(detail)") }
+            if ["http", "https"].contains(URLText.scheme(of: url) ?? "") { return HTTPFailure(.badResponse, "bad response: \(detail)") }
             return HTTPFailure(.other, "unsupported URL")
         case CURLE_OPERATION_TIMEDOUT: return timedOut
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
+            return HTTPFailure(.connectionLost, "connection lost")
+        // libcurl (7.88) sending or reading on a connection it has not set
+        // up yet, now and then over HTTP/2 through a proxy's tunnel: "[CONN-12-0]
+        // send: no filter connected" was the record's message, and --retry
+        // took it for a failure that lasts.
+        case CURLE_FAILED_INIT where detail.contains("no filter connected"):
             return HTTPFailure(.connectionLost, "connection lost")
         case CURLE_TOO_MANY_REDIRECTS: return HTTPFailure(.tooManyRedirects, "too many redirects (\(maxRedirects))")
         case CURLE_ABORTED_BY_CALLBACK: return HTTPFailure(.cancelled, "cancelled")

@@ -96,6 +96,29 @@ final class AcceptanceTests: XCTestCase {
         XCTAssertEqual(info?["image_data_count"] as? Int, 3)
     }
 
+    /// A server whose pages never end (ids new on every request) made
+    /// `--all` run, and the store grow, for ever: it stops at a bound, the
+    /// pages and images it has saved, and says so (cron mails it).
+    func test_feedSync_all_stopsAtItsBoundOfPages_andSaysSo() throws {
+        let server = try Served(test: self)
+        let directory = temporaryDirectory(self)
+        for (n, arguments) in ["--all --pages 2 --limit 1", "--pages 2 --all --limit 1"].enumerated() {
+            let env = environment(server.base, directory + "/feed-\(n).sqlite")
+            let run = sh(#""$S/feed-sync" \#(arguments)"#, environment: env)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.stderr, "feed-sync: --all stopped after 2 pages (its bound, --pages) while pages still brought new items\n", arguments)
+            let info = sh("feed-cache info", environment: env).records().first
+            XCTAssertEqual(info?["items"] as? Int, 2, arguments)
+            XCTAssertEqual(info?["image_data_count"] as? Int, 2, arguments)
+        }
+        // A bound the feed's end comes before: silent.
+        let env = environment(server.base, directory + "/whole.sqlite")
+        let whole = sh(#""$S/feed-sync" --all --pages 5 --limit 1"#, environment: env)
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        XCTAssertEqual(whole.out + whole.stderr, "")
+        XCTAssertEqual(sh("feed-cache info", environment: env).records().first?["items"] as? Int, 3)
+    }
+
     func test_feedSync_aFailedFetchKeepsTheCacheAndExitsWithItsStatus() throws {
         let server = try Served(test: self)
         let env = environment(server.base, temporaryDirectory(self) + "/feed.sqlite")

@@ -417,6 +417,30 @@ final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
         }
     }
 
+    /// A validator field given twice: one that is no validator does not
+    /// take the place of one that is, whichever comes first (the later one
+    /// dropped the earlier, and the next run asked unconditionally); of two
+    /// valid ones, the last is kept.
+    func test_get_keepsTheValidValidator_ofTwoFieldsOfOneName() throws {
+        let date = "Sun, 06 Nov 1994 08:49:37 GMT", later = "Mon, 07 Nov 1994 08:49:37 GMT"
+        let cases: [(fields: String, etag: String?, lastModified: String?)] = [
+            ("ETag: \"v1\"\r\nETag: bare\r\nLast-Modified: \(date)\r\nLast-Modified: yesterday\r\n", "\"v1\"", date),
+            ("ETag: bare\r\nETag: \"v1\"\r\nLast-Modified: yesterday\r\nLast-Modified: \(date)\r\n", "\"v1\"", date),
+            ("ETag: \"v1\"\r\nETag: W/\"v2\"\r\nLast-Modified: \(date)\r\nLast-Modified: \(later)\r\n", "W/\"v2\"", later),
+            ("ETag: bare\r\nLast-Modified: yesterday\r\n", nil, nil),
+        ]
+        for (fields, etag, lastModified) in cases {
+            let server = try RawSocketServer { connection in
+                guard connection.readRequest() != nil else { return }
+                connection.respond("ok", headers: fields)
+            }
+            defer { server.stop() }
+            let response = try result(of: client(), server.base + "/").get()
+            XCTAssertEqual(response.etag, etag, fields)
+            XCTAssertEqual(response.lastModified, lastModified, fields)
+        }
+    }
+
     /// The fields read are told by name in any case, and a list field's
     /// elements in any case, with blanks and empty elements around them
     /// (RFC 9110, 5.6.1: `, , chunked` was refused).

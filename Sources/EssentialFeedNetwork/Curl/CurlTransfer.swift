@@ -194,8 +194,10 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
             // Kept only when it is an entity tag: the next run sends it
             // back. One with bytes past ASCII (obs-text, which HTTP allows
             // in one) could not be sent back as it came from a record's
-            // UTF-8, so it is not kept either.
-            etag = value.allSatisfy { $0 < 0x80 } ? HTTPValidators.entityTag(bytes: value) : nil
+            // UTF-8, so it is not kept either. Given twice (a server's
+            // mistake: it is one value), one that is no entity tag does not
+            // take the place of one that is; of two, the last is kept.
+            if value.allSatisfy({ $0 < 0x80 }), let tag = HTTPValidators.entityTag(bytes: value) { etag = tag }
         case .location:
             location = true
         case .connection:
@@ -205,7 +207,8 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
                 if Self.equalsIgnoringCase(option, Self.closeName) { closes = true } else if Self.equalsIgnoringCase(option, Self.keepAliveName) { closes = false }
             }
         case .lastModified:
-            lastModified = HTTPValidators.httpDate(bytes: value)
+            // As ETag: a field that is no date does not drop an earlier one that is.
+            if let date = HTTPValidators.httpDate(bytes: value) { lastModified = date }
         }
         return true
     }

@@ -243,6 +243,23 @@ final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
         }
     }
 
+    /// A redirect's head cut short as well: libcurl followed its Location
+    /// (the line whole) as if the head had ended, and the record was the
+    /// next response's 200.
+    func test_get_failsWithConnectionLostWhenTheServerClosesInTheMiddleOfARedirectsHead() throws {
+        for sent in ["HTTP/1.1 302 Found\r\nLocation: /next\r\n", "HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Length: 0\r\n",
+                     "HTTP/1.1 302 Found\r\nLocation: /next\r\nContent-Length: 0\r\n\r"] {
+            let server = try RawSocketServer { connection in
+                guard let head = connection.readRequest() else { return }
+                if head.hasPrefix("GET /next ") { connection.respond("ok") } else { connection.send(sent) }
+            }
+            defer { server.stop() }
+            let failure = failure(result(of: client(), server.base + "/start"))
+            XCTAssertEqual(failure?.reason, .connectionLost, sent)
+            XCTAssertEqual(failure?.message, "connection lost", sent)
+        }
+    }
+
     func test_get_decodesAChunkedBodyArrivingInPiecesAndKeepsTheConnection() throws {
         let server = try RawSocketServer { connection in
             guard connection.readRequest() != nil else { return }

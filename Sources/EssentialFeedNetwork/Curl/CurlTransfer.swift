@@ -111,6 +111,12 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
         // CONNECT is no head of ours (CURLOPT_SUPPRESS_CONNECT_HEADERS).
         if headEnded, body != nil || (isFinal && chunked) { return true }
         if bytes.starts(with: Self.httpPrefix) {
+            // The head before it never ended: the connection closed in it,
+            // and libcurl went on (a redirect's, its Location line whole).
+            if isInHead {
+                failure = HTTPFailure(.connectionLost, "connection lost")
+                return false
+            }
             guard let status = Self.status(ofStatusLine: bytes, http2: isHTTPS) else { return refuse("malformed status line") }
             self.status = status
             contentCodings = []

@@ -29,7 +29,8 @@ struct CacheContext {
     /// file store's folder (made first for the commands that create the
     /// store), the temporary folder, and `image --output`'s folder; for a
     /// PostgreSQL store, a client's (`SandboxRules.connecting`) and libpq's
-    /// own files, writing only in the temporary folder. Never a program.
+    /// own files, writing only in the temporary folder and `image --output`'s
+    /// folder. Never a program.
     func sandboxRules(command: String, output: String?) -> SandboxRules {
         var rules = SandboxRules.base(environment: tool.environment)
         if unnamed != nil { return rules }
@@ -41,14 +42,15 @@ struct CacheContext {
             rules.readable += [home + ".pgpass", home + ".pg_service.conf", home + ".postgresql", "/etc/postgresql-common", "/etc/krb5.conf"]
             rules.readable += ["PGPASSFILE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLROOTCERT", "PGSSLCERT", "PGSSLKEY", "PGSSLCRL", "KRB5_CONFIG"]
                 .compactMap { environment[$0] }.filter { !$0.isEmpty }
-            return rules
+        } else {
+            if command == "save" || command == "save-images" { FeedStores.prepareFolder(of: path) }
+            rules.writable.append(FeedStores.folder(of: path))
+            // SQLite's randomness (temporary names; without it, the time and
+            // the pid) and its temporary files.
+            rules.readable.append("/dev/urandom")
+            if let folder = FeedStores.sqliteTemporaryFolder(environment: tool.environment) { rules.writable.append(folder) }
         }
-        if command == "save" || command == "save-images" { FeedStores.prepareFolder(of: path) }
-        rules.writable.append(FeedStores.folder(of: path))
-        // SQLite's randomness (temporary names; without it, the time and
-        // the pid) and its temporary files.
-        rules.readable.append("/dev/urandom")
-        if let folder = FeedStores.sqliteTemporaryFolder(environment: tool.environment) { rules.writable.append(folder) }
+        // Whatever the store (a PostgreSQL store's wrote only in $TMPDIR).
         if let output, output != "-" { rules.writable.append(FeedStores.folder(of: output)) }
         return rules
     }

@@ -202,6 +202,22 @@ final class PostgreSQLStoreToolTests: XCTestCase {
     /// "index row size exceeds btree maximum". A store of version 2 (its
     /// image data keyed by such an index) is read as it is, and the next
     /// write upgrades it, keeping its data.
+    /// `image --output FILE` may write in FILE's folder, whatever the store
+    /// (confined, a PostgreSQL store's feed-cache wrote only in $TMPDIR:
+    /// "permission denied", 74).
+    func test_imageOutput_writesTheFileInItsFolder_outsideTheTemporaryFolder() throws {
+        let directory = temporaryDirectory(self)
+        try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory + "/out", withIntermediateDirectories: true)
+        let env = ["FEED_STORE": store, "TMPDIR": directory + "/tmp", "O": directory + "/out/image.png"]
+        XCTAssertEqual(sh("feed-cache save", stdin: Self.feedA, environment: env).status, 0)
+        let image = #"{"url":"http://h/image-1","status":200,"body_base64":"QUJD"}"# + "\n"
+        XCTAssertEqual(sh("feed-cache save-images", stdin: image, environment: env).status, 0)
+        let run = sh(#"feed-cache image --output "$O" http://h/image-1"#, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try String(contentsOfFile: directory + "/out/image.png", encoding: .utf8), "ABC")
+    }
+
     func test_saveImages_ofAnImageURLOfAnyLength_upgradingAVersion2Store() throws {
         let env = ["FEED_STORE": store]
         let long = "http://h/" + (0..<1000).map { _ in UUID().uuidString }.joined()

@@ -59,3 +59,15 @@ static const uint32_t feed_nr_accept4 = __NR_accept4;
 static const uint32_t feed_nr_ptrace = __NR_ptrace;
 static const uint32_t feed_nr_process_vm_writev = __NR_process_vm_writev;
 static const uint32_t feed_nr_process_vm_readv = __NR_process_vm_readv;
+static const uint32_t feed_nr_io_uring_setup = __NR_io_uring_setup;
+static const uint32_t feed_nr_io_uring_enter = __NR_io_uring_enter;
+static const uint32_t feed_nr_io_uring_register = __NR_io_uring_register;
+
+/* io_uring_setup with its parameters zeroed (the tests' probe): a ring
+   made is closed at once. */
+static inline long feed_io_uring_setup_probe(void) {
+    unsigned char params[120] = {0}; /* struct io_uring_params */
+    long fd = syscall(__NR_io_uring_setup, 1, params);
+    if(fd >= 0) close((int)fd);
+    return fd;
+}

@@ -29,7 +29,7 @@ extension Tool {
     /// For tests, in debug builds only (release builds have none of it):
     /// tries what a confined tool must not do, and says on standard error
     /// how each went: reading a file outside the rules, making a socket,
-    /// starting a program.
+    /// setting up io_uring, starting a program.
     private func probe() {
         func said(_ what: String, _ result: Int32) {
             let text = result == 0 ? "allowed" : String(cString: strerror(result))
@@ -42,6 +42,7 @@ extension Tool {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         said("socket", socketFD >= 0 ? 0 : errno)
         if socketFD >= 0 { close(socketFD) }
+        said("io_uring_setup", Sandbox.probeIOUring())
         var child: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
         defer { for pointer in argv { free(pointer) } }

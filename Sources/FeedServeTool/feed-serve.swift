@@ -55,9 +55,9 @@ public enum FeedServeTool {
         // thread, so a signal that arrives at any moment (even right after the base
         // URL is printed) stops the server and ends the process with 128 + the signal.
         Signals.onInterrupt { server.stop() }
-        tool.confine(.serving(options.fixtures))
         do {
-            let base = try server.start(port: options.port)
+            // Confined once its socket listens: no socket is made after it.
+            let base = try server.start(port: options.port) { tool.confine(.serving(options.fixtures)) }
             tool.output.raw(Array((base + "\n").utf8))
             tool.output.flush()
         } catch {
@@ -72,8 +72,9 @@ public enum FeedServeTool {
 }
 
 extension SandboxRules {
-    /// feed-serve's: its socket that listens and takes connections (none
-    /// out); its fixture folder read (loaded already); no file written.
+    /// feed-serve's: the connections its socket takes, that socket made
+    /// before (no other: none out); its fixture folder read (loaded
+    /// already); no file written.
     static func serving(_ fixtures: FeedServeCommand.FixtureSource) -> SandboxRules {
         var readable: [String] = []
         if case let .directory(path) = fixtures { readable.append(path) }

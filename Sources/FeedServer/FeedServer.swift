@@ -113,8 +113,10 @@ public final class FeedServer: @unchecked Sendable {
 
     /// Binds 127.0.0.1 on `port` (0: one the system chooses), starts serving
     /// and returns the base URL `http://127.0.0.1:PORT` (no trailing slash).
+    /// `beforeServing` runs once the socket listens, before any thread
+    /// serves (feed-serve confines itself there: it makes no socket after).
     @discardableResult
-    public func start(port: UInt16 = 0) throws(Error) -> String {
+    public func start(port: UInt16 = 0, beforeServing: () -> Void = {}) throws(Error) -> String {
         state.lock()
         defer { state.unlock() }
         guard !running else { throw .alreadyStarted }
@@ -150,6 +152,7 @@ public final class FeedServer: @unchecked Sendable {
         stopping = false
         acceptorRunning = true
         received = []
+        beforeServing()
         Thread { [self] in acceptLoop(listener: fd, wake: wake) }.start()
         return "http://127.0.0.1:\(boundPort)"
     }

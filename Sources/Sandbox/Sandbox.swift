@@ -14,7 +14,9 @@ public struct SandboxRules: Sendable, Equatable {
         case none
         /// Outgoing connections (a client): no socket that listens.
         case client
-        /// A socket that listens and takes connections (a server): none out.
+        /// The socket that listens, made before the process is confined,
+        /// and the connections it takes (a server): no other socket, so
+        /// none out (no connection, no datagram).
         case server
     }
 
@@ -101,6 +103,14 @@ public enum Sandbox {
         return outcome
     }
 
+    #if DEBUG
+    /// For the tests' probe: sets up an io_uring (closed at once); 0, or
+    /// why not (errno).
+    public static func probeIOUring() -> Int32 {
+        feed_io_uring_setup_probe() >= 0 ? 0 : errno
+    }
+    #endif
+
     public struct Refusal: Error, Sendable, Equatable {
         public let text: String
     }
@@ -160,15 +170,18 @@ public enum Sandbox {
 
     // MARK: seccomp
 
-    /// The system calls refused, with EPERM: starting a program and
-    /// reading or writing another process always; sockets as `network` says.
+    /// The system calls refused, with EPERM: starting a program, reading
+    /// or writing another process, and io_uring (none uses it, and the
+    /// operations of a ring, a connect or a send among them, are no system
+    /// calls a filter sees) always; sockets as `network` says.
     static func refusedCalls(_ network: SandboxRules.Network) -> [UInt32] {
-        let always = [feed_nr_execve, feed_nr_execveat, feed_nr_ptrace, feed_nr_process_vm_readv, feed_nr_process_vm_writev]
-        let listening = [feed_nr_bind, feed_nr_listen, feed_nr_accept, feed_nr_accept4]
+        let always = [feed_nr_execve, feed_nr_execveat, feed_nr_ptrace, feed_nr_process_vm_readv, feed_nr_process_vm_writev,
+                      feed_nr_io_uring_setup, feed_nr_io_uring_enter, feed_nr_io_uring_register]
+        let making = [feed_nr_socket, feed_nr_socketpair, feed_nr_connect, feed_nr_bind, feed_nr_listen]
         switch network {
-        case .none: return always + listening + [feed_nr_socket, feed_nr_socketpair, feed_nr_connect]
-        case .client: return always + listening
-        case .server: return always + [feed_nr_connect]
+        case .none: return always + making + [feed_nr_accept, feed_nr_accept4]
+        case .client: return always + [feed_nr_bind, feed_nr_listen, feed_nr_accept, feed_nr_accept4]
+        case .server: return always + making
         }
     }
 

@@ -59,6 +59,28 @@ public struct SandboxRules: Sendable, Equatable {
     }
 }
 
+extension SandboxRules {
+    /// The files that the symbolic links in `directory` lead to, outside
+    /// the folders `readable` already gives (a rule on a folder does not
+    /// cover what its links lead to, and a folder of certificates is links:
+    /// /etc/ssl/certs' lead into /usr/share and /usr/local/share).
+    public static func linkedFiles(in directory: String, beyond readable: [String]) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        let folders = readable.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        var files: Set<String> = []
+        while let entry = readdir(stream) {
+            guard entry.pointee.d_type == DT_LNK || entry.pointee.d_type == DT_UNKNOWN else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != "..", let resolved = realpath(directory + "/" + name, nil) else { continue }
+            let target = String(cString: resolved)
+            free(resolved)
+            if !folders.contains(where: { target.hasPrefix($0) }) { files.insert(target) }
+        }
+        return files.sorted()
+    }
+}
+
 /// Confines the process to its rules, for good: `PR_SET_NO_NEW_PRIVS`, a
 /// Landlock ruleset (files) and a seccomp filter (system calls), each where
 /// the kernel has it. Called by a tool's composition root after start-up and

@@ -87,6 +87,21 @@ final class TLSToolTests: XCTestCase {
         XCTAssertEqual(listed.records().count, 1)
     }
 
+    /// A directory of hashed links to certificates kept in another folder,
+    /// as /etc/ssl/certs is: what they lead to is readable in the sandbox
+    /// too (a rule on the directory alone: "TLS failure: ... Permission
+    /// denied", 69; found by the hunt).
+    func test_https_trustsADirectoryOfLinksToAuthoritiesKeptElsewhere() throws {
+        let (port, d) = try secureServer()
+        let made = sh(#"mkdir "$D/kept" "$D/links" "$D/tmp" && cp "$D/ca.pem" "$D/kept/" && ln -s "$D/kept/ca.pem" "$D/links/$(openssl x509 -hash -noout -in "$D/ca.pem").0""#,
+                      environment: ["D": d])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let run = sh(#"TMPDIR="$D/tmp" feed-fetch "https://localhost:$P/v1/feed" | feed-map"#,
+                     environment: ["D": d, "P": "\(port)", "SSL_CERT_DIR": d + "/links"])
+        XCTAssertEqual(run.status, 0, run.stderr + run.out)
+        XCTAssertEqual(run.records().count, 1)
+    }
+
     /// https through a proxy (a CONNECT tunnel): the record is the origin's
     /// response, its gzip body decoded and its ETag kept. The proxy's own
     /// "200 Connection established" head came first, and the origin's

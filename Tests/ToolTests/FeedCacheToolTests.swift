@@ -71,6 +71,25 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// SQLite keeps its temporary files (statement journals, sorts) in
+    /// $TMPDIR: a full one (a real tmpfs of 64 KiB, filled) was said as the
+    /// store's "database or disk is full", on a disk with room. Both are
+    /// named when they lie on different file systems.
+    func test_save_withAFullTemporaryFolderElsewhere_namesItBesideTheStore() throws {
+        let d = temporaryDirectory(self)
+        let tmp = d + "/tmp"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        guard sh(#"mount -t tmpfs -o size=64k tmpfs "$T" 2> /dev/null"#, environment: ["T": tmp]).status == 0 else {
+            throw XCTSkip("needs to mount a tmpfs (root)")
+        }
+        defer { _ = sh(#"umount "$T""#, environment: ["T": tmp]) }
+        _ = sh(#"head -c 65536 /dev/zero > "$T/fill" 2> /dev/null"#, environment: ["T": tmp])
+        let store = d + "/feed.sqlite"
+        let run = cache("save", store, stdin: feedA, environment: ["TMPDIR": tmp])
+        XCTAssertEqual(run.status, 74, run.stderr)
+        XCTAssertEqual(run.stderr, "feed-cache: cannot write \(store): database or disk is full (the store's file system, or that of SQLite's temporary files in \(tmp))\n")
+    }
+
     func test_save_inAThirdProcess_overridesTheFeedSavedBefore() {
         forEachStore { store in
             cache("save", store, stdin: feedA)

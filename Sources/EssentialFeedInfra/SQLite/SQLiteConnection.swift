@@ -169,8 +169,20 @@ final class SQLiteConnection {
                 ? POSIXFiles.reason(systemCode)
                 : String(cString: sqlite3_errmsg(db))
             let action = verb == "lock" ? "write" : verb
-            return ErrorRecord(.store, "cannot \(action) \(path): \(reason)")
+            return ErrorRecord(.store, "cannot \(action) \(path): \(reason)" + (primary == SQLITE_FULL ? fullTemporaryFolder() : ""))
         }
+    }
+
+    /// SQLite's "database or disk is full" may be its temporary files'
+    /// folder's (statement journals, sorts): named, when it lies on another
+    /// file system than the store (a full $TMPDIR was said as the store's).
+    private func fullTemporaryFolder() -> String {
+        var environment: [String: String] = [:]
+        for name in ["SQLITE_TMPDIR", "TMPDIR"] { if let value = getenv(name) { environment[name] = String(cString: value) } }
+        guard let folder = FeedStores.sqliteTemporaryFolder(environment: environment),
+              let temporary = try? POSIXFiles.status(folder), let store = try? POSIXFiles.status(POSIXFiles.directory(of: path)),
+              temporary.st_dev != store.st_dev else { return "" }
+        return " (the store's file system, or that of SQLite's temporary files in \(folder))"
     }
 
     func execute(_ sql: String, _ verb: String) throws(ErrorRecord) {

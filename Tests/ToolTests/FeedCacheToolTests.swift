@@ -77,12 +77,7 @@ final class FeedCacheToolTests: XCTestCase {
     /// named when they lie on different file systems.
     func test_save_withAFullTemporaryFolderElsewhere_namesItBesideTheStore() throws {
         let d = temporaryDirectory(self)
-        let tmp = d + "/tmp"
-        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
-        guard sh(#"mount -t tmpfs -o size=64k tmpfs "$T" 2> /dev/null"#, environment: ["T": tmp]).status == 0 else {
-            throw XCTSkip("needs to mount a tmpfs (root)")
-        }
-        defer { _ = sh(#"umount "$T""#, environment: ["T": tmp]) }
+        let tmp = try tinyTemporaryFolder(in: d, self)
         _ = sh(#"head -c 65536 /dev/zero > "$T/fill" 2> /dev/null"#, environment: ["T": tmp])
         let store = d + "/feed.sqlite"
         let run = cache("save", store, stdin: feedA, environment: ["TMPDIR": tmp])

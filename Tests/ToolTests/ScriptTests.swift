@@ -292,12 +292,7 @@ final class ScriptTests: XCTestCase {
     /// takes it).
     func test_feedSyncAndFeedShow_withAFullTemporaryFolder_sayItIsFull() throws {
         let d = temporaryDirectory(self)
-        let tmp = d + "/tmp"
-        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
-        guard sh(#"mount -t tmpfs -o size=64k tmpfs "$T" 2> /dev/null"#, environment: ["T": tmp]).status == 0 else {
-            throw XCTSkip("needs to mount a tmpfs (root)")
-        }
-        defer { _ = sh(#"umount "$T""#, environment: ["T": tmp]) }
+        let tmp = try tinyTemporaryFolder(in: d, self)
         let server = try Served(test: self)
         let env = environment(server.base, store: d + "/feed.sqlite").merging(["TMPDIR": tmp, "T": tmp]) { $1 }
         // feed-show with the folder filled by the run: the save fails (its

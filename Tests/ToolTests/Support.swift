@@ -179,6 +179,19 @@ func temporaryDirectory(_ test: XCTestCase) -> String {
     return path
 }
 
+/// A folder `tmp` in `directory` that is a real tmpfs of 64 KiB, unmounted
+/// at the end of the test (a full temporary folder); skips the test
+/// where no tmpfs can be mounted (not root).
+func tinyTemporaryFolder(in directory: String, _ test: XCTestCase) throws -> String {
+    let folder = directory + "/tmp"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    guard sh(#"mount -t tmpfs -o size=64k tmpfs "$T" 2> /dev/null"#, environment: ["T": folder]).status == 0 else {
+        throw XCTSkip("needs to mount a tmpfs (root)")
+    }
+    test.addTeardownBlock { _ = sh(#"umount "$T""#, environment: ["T": folder]) }
+    return folder
+}
+
 /// A `feed-serve` process on 127.0.0.1, stopped at the end of the test.
 final class Served: @unchecked Sendable {
     let process = Process()

@@ -106,7 +106,7 @@ final class AcceptanceTests: XCTestCase {
             let env = environment(server.base, directory + "/feed-\(n).sqlite")
             let run = sh(#""$S/feed-sync" \#(arguments)"#, environment: env)
             XCTAssertEqual(run.status, 0, run.stderr)
-            XCTAssertEqual(run.stderr, "feed-sync: --all stopped after 2 pages (its bound, --pages) while pages still brought new items\n", arguments)
+            XCTAssertEqual(run.stderr, "feed-sync: --all stopped at its bound of 2 pages (--pages), before the end of the feed\n", arguments)
             let info = sh("feed-cache info", environment: env).records().first
             XCTAssertEqual(info?["items"] as? Int, 2, arguments)
             XCTAssertEqual(info?["image_data_count"] as? Int, 2, arguments)

@@ -67,17 +67,23 @@ extension SandboxRules {
     public static func linkedFiles(in directory: String, beyond readable: [String]) -> [String] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
-        let folders = readable.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        let folders = readable.map(canonical).map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         var files: Set<String> = []
         while let entry = readdir(stream) {
             guard entry.pointee.d_type == DT_LNK || entry.pointee.d_type == DT_UNKNOWN else { continue }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != "..", let resolved = realpath(directory + "/" + name, nil) else { continue }
-            let target = String(cString: resolved)
-            free(resolved)
+            guard name != ".", name != ".." else { continue }
+            let target = canonical(directory + "/" + name)
             if !folders.contains(where: { target.hasPrefix($0) }) { files.insert(target) }
         }
         return files.sorted()
+    }
+
+    /// `path` with its links resolved, absolute (as it stands when it cannot be).
+    private static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
 

@@ -10,9 +10,9 @@ import EssentialFeed
 /// feed's id, localized title, `updated` date, author and `self` link.
 ///
 /// Atom puts the feed's `updated` before its entries, and that date is known
-/// only once every record is read (the latest `cached_at` of the images,
-/// else the latest comment's date, else `now`): so the entries are rendered
-/// one by one (`entry(_:)`), kept by the caller, and written after `head()`.
+/// only once every record is read (the latest of the entries' dates, else
+/// `now`): so the entries are rendered one by one (`entry(_:)`), kept by the
+/// caller, and written after `head()`.
 /// Every text is escaped for XML and stripped of the characters XML forbids.
 public struct FeedAtomRenderer {
     public struct Options: Sendable {
@@ -42,18 +42,25 @@ public struct FeedAtomRenderer {
 
     private let options: Options
     private var kind: FeedViewRenderer.Kind?
-    private var cachedAt: Timestamp?
-    private var latestComment: Timestamp?
+    /// The latest date of an entry written.
+    private var latest: Timestamp?
 
     public init(options: Options) {
         self.options = options
         kind = options.kind
     }
 
-    /// The feed's date: the latest entry's date met (an image's
-    /// `first_cached_at`, else its `cached_at`), else the latest comment's
-    /// `created_at`, else `now`.
-    public var updated: Timestamp { cachedAt ?? latestComment ?? options.now }
+    /// The feed's date: the latest of its entries' dates (an image's
+    /// `first_cached_at`, else its `cached_at`; a comment's `created_at`;
+    /// `now` for an entry without one: a feed older than one of its entries
+    /// is read as unchanged), else `now`.
+    public var updated: Timestamp { latest ?? options.now }
+
+    private mutating func dated(_ date: Timestamp?) -> Timestamp {
+        let date = date ?? options.now
+        latest = max(latest ?? date, date)
+        return date
+    }
 
     /// The entry of one record; nil for an error record, which has none.
     public mutating func entry(_ record: ViewRecord) -> String? {
@@ -64,13 +71,15 @@ public struct FeedAtomRenderer {
         case let .image(image):
             if kind == nil { kind = .feed }
             // An entry changes when its image first came into the cache, not at each save.
-            let updated = image.firstCachedAt ?? image.cachedAt
-            if let stamp = updated { cachedAt = max(cachedAt ?? stamp, stamp) }
+            let updated = dated(image.firstCachedAt ?? image.cachedAt)
             let shown = Secrets.redact(image.url)
             // Links only to http and https: any other scheme (javascript:,
-            // data:, …) leaves them out, and the entry keeps its text.
+            // data:, …) leaves them out, and the entry keeps its text. Nor
+            // to a URL with a password, shown as ***: a reader would send
+            // that for one.
             let scheme = shown.prefix(while: { $0 != ":" }).lowercased()
-            let url = scheme == "http" || scheme == "https" ? MarkupText.xml(shown) : nil
+            let web = scheme == "http" || scheme == "https"
+            let url = web && shown == image.url ? MarkupText.xml(MarkupText.iri(shown)) : nil
             let title = image.description ?? image.location ?? Localized.string(.image, locale: options.locale)
             let summary = [image.description, image.location].compactMap { $0 }.joined(separator: "\n")
             // The type: from the data's own header when the record has the
@@ -83,9 +92,13 @@ public struct FeedAtomRenderer {
             }
             let typeAttribute = type.map { " type=\"\($0)\"" } ?? ""
             var out = "<entry>\n"
-            out += "<id>\(image.id.map(Self.urn) ?? url ?? Self.defaultID)</id>\n"
+            // Every entry has an id (RFC 4287, 4.1.2): its own, else its
+            // web URL, else one made of what it shows.
+            let id = image.id.map(Self.urn) ?? (web ? MarkupText.xml(MarkupText.iri(shown)) : nil)
+                ?? Self.tag(image.url, image.description ?? "", image.location ?? "")
+            out += "<id>\(id)</id>\n"
             out += "<title>\(MarkupText.xml(Self.oneLine(title)))</title>\n"
-            out += "<updated>\(Self.date(updated ?? options.now))</updated>\n"
+            out += "<updated>\(Self.date(updated))</updated>\n"
             if let url {
                 out += "<link rel=\"alternate\"\(typeAttribute) href=\"\(url)\"/>\n"
                 out += "<link rel=\"enclosure\"\(typeAttribute)\(length.map { " length=\"\($0)\"" } ?? "") href=\"\(url)\"/>\n"
@@ -106,11 +119,11 @@ public struct FeedAtomRenderer {
             return out
         case let .comment(comment):
             if kind == nil { kind = .comments }
-            if let date = comment.createdAt { latestComment = max(latestComment ?? date, date) }
+            let updated = dated(comment.createdAt)
             var out = "<entry>\n"
-            if let id = comment.id { out += "<id>\(Self.urn(id))</id>\n" }
+            out += "<id>\(comment.id.map(Self.urn) ?? Self.tag(comment.username, comment.message, comment.createdAt?.iso8601 ?? ""))</id>\n"
             out += "<title>\(MarkupText.xml(Self.oneLine(comment.message, limit: 100)))</title>\n"
-            out += "<updated>\(Self.date(comment.createdAt ?? options.now))</updated>\n"
+            out += "<updated>\(Self.date(updated))</updated>\n"
             out += "<author><name>\(MarkupText.xml(comment.username))</name></author>\n"
             out += "<content type=\"text\">\(MarkupText.xml(comment.message))</content>\n"
             out += "</entry>\n"
@@ -142,6 +155,19 @@ public struct FeedAtomRenderer {
         var text = [UInt8](repeating: 0, count: 36)
         text.withUnsafeMutableBufferPointer { UUID.writeCanonical(id.uuid, to: $0.baseAddress!) }
         return "urn:uuid:" + String(decoding: text.map { $0 >= 0x41 && $0 <= 0x46 ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The id of an entry whose record has none: a tag URI (RFC 4151) of
+    /// the 64-bit FNV-1a hash of `parts`, the same for the same record on
+    /// every run.
+    static func tag(_ parts: String...) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for part in parts {
+            for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            hash = (hash ^ 0xFF) &* 0x100_0000_01B3  // between parts: no UTF-8 byte
+        }
+        let hex = String(hash, radix: 16)
+        return "tag:essential-feed,2026:entry:" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// Text on one line (line breaks and tabs as spaces), cut to `limit`

@@ -114,12 +114,14 @@ public struct FeedPageRenderer {
            let format = ImageFormat.sniff(data) {
             return "<div class=\"frame\"><img src=\"data:\(format.mediaType);base64,\(Base64.encode(data))\" width=\"\(format.width)\" height=\"\(format.height)\" alt=\"\(alt)\"></div>\n"
         }
-        let url = Secrets.redact(image.url)
+        // Loaded only from an http or https URL without a password: one
+        // with it shown as *** would be asked for with that as the password.
+        let url = image.url
         let scheme = url.prefix(while: { $0 != ":" }).lowercased()
-        guard scheme == "http" || scheme == "https" else {
+        guard scheme == "http" || scheme == "https", Secrets.redact(url) == url else {
             return "<div class=\"frame placeholder\" role=\"img\" aria-label=\"\(alt)\"></div>\n"
         }
-        return "<div class=\"frame placeholder\"><img src=\"\(MarkupText.html(url))\" alt=\"\(alt)\" loading=\"lazy\" decoding=\"async\"></div>\n"
+        return "<div class=\"frame placeholder\"><img src=\"\(MarkupText.html(MarkupText.iri(url)))\" alt=\"\(alt)\" loading=\"lazy\" decoding=\"async\"></div>\n"
     }
 
     /// Opens the list of `kind` (closing another), under a heading of its

@@ -18,6 +18,32 @@ public enum MarkupText {
         escape(text, dropControls: true)
     }
 
+    /// A URL as an IRI (RFC 3987), as an Atom link must be: the ASCII
+    /// characters neither may hold (space, `"`, `<`, `>`, `\`, `^`, `` ` ``,
+    /// `{`, `|`, `}`, controls) percent-encoded; to escape for XML after.
+    public static func iri(_ url: String) -> String {
+        guard url.utf8.contains(where: notInIRI) else { return url }
+        var out = [UInt8]()
+        out.reserveCapacity(url.utf8.count + 16)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in url.utf8 {
+            if notInIRI(byte) {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func notInIRI(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x00...0x20, 0x7F, UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
+             UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"): true
+        default: false
+        }
+    }
+
     private static func escape(_ text: String, dropControls: Bool) -> String {
         guard text.utf8.contains(where: mayNeedWork) else { return text }
         var out = ""

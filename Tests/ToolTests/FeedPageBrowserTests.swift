@@ -180,7 +180,7 @@ final class FeedPageBrowserTests: XCTestCase {
         XCTAssertEqual(try browser.evaluate("document.querySelector('li.image .location').textContent") as? String, HostileRecords.text)
         XCTAssertEqual(try browser.evaluate("document.querySelector('li.comment .username').textContent") as? String, HostileRecords.text)
         XCTAssertEqual(try browser.evaluate("document.querySelector('li.comment .message').textContent") as? String, HostileRecords.text)
-        XCTAssertEqual(try browser.evaluate("document.images[0].getAttribute('src')") as? String, HostileRecords.url)
+        XCTAssertEqual(try browser.evaluate("document.images[0].getAttribute('src')") as? String, HostileRecords.iri)
         XCTAssertEqual(try browser.evaluate("document.images[0].getAttribute('alt')") as? String, HostileRecords.text)
         XCTAssertEqual(try browser.evaluate("document.querySelector('time').textContent") as? String, HostileRecords.text)
     }
@@ -190,6 +190,8 @@ final class FeedPageBrowserTests: XCTestCase {
 enum HostileRecords {
     static let text = #"</p><script>window.pwned=1</script>"><img src=x onerror="window.pwned=2"><svg onload=window.pwned=3>' & &amp;"#
     static let url = #"http://127.0.0.1:9/"><script>window.pwned=4</script>.png?a=1&b=2"#
+    /// `url` as the views link it: an IRI, what none may hold percent-encoded.
+    static let iri = #"http://127.0.0.1:9/%22%3E%3Cscript%3Ewindow.pwned=4%3C/script%3E.png?a=1&b=2"#
     static var lines: String {
         func json(_ s: String) -> String {
             String(decoding: try! JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes]), as: UTF8.self).dropFirst().dropLast().description

@@ -66,8 +66,9 @@ public struct Diagnostics: Sendable {
     /// a record) cannot drive the terminal: `\n`, `\r`, `\t`, and `\u001B`
     /// style escapes for the rest of C0, DEL, C1, U+2028/U+2029, and the
     /// bidirectional controls (U+061C, U+200E/U+200F, U+202A-U+202E,
-    /// U+2066-U+2069), which would show the rest of the line reversed, as
-    /// the text view shows them as U+FFFD.
+    /// U+2066-U+2069), which could show the rest of the line reversed (the
+    /// text view shows the embeddings, overrides and isolates as U+FFFD,
+    /// and keeps the marks, which right-to-left text needs).
     static func appendEscaped(_ text: Substring, to bytes: inout [UInt8]) {
         let hex = Array("0123456789ABCDEF".utf8)
         for scalar in text.unicodeScalars {

@@ -20,4 +20,19 @@ final class CurlFailureTests: XCTestCase {
         }
         XCTAssertEqual(client.failure(CURLE_FAILED_INIT, detail: "failed init", url: "https://feed.example/").reason, .other)
     }
+
+    /// A request refused by the server's GOAWAY (its last stream below this
+    /// one: not processed, RFC 9113 6.8) fails the HTTP/2 connection, which
+    /// libcurl says as "Error in the HTTP2 framing layer": --retry took it
+    /// for a failure that lasts (found by the hunt). A stream's own error is
+    /// the server's answer to it, not tried again.
+    func test_anHTTP2ConnectionFailure_isAConnectionLost_triedAgain_aStreamsErrorIsNot() {
+        let client = CurlHTTPClient(timeout: 5)
+        let failure = client.failure(CURLE_HTTP2, detail: "Error in the HTTP2 framing layer", url: "https://feed.example/v1/feed")
+        XCTAssertEqual(failure.reason, .connectionLost)
+        XCTAssertEqual(failure.message, "connection lost (HTTP/2: Error in the HTTP2 framing layer)")
+        XCTAssertTrue(RetryPolicy.isTransient(.failure(failure)))
+        let stream = client.failure(CURLE_HTTP2_STREAM, detail: "HTTP/2 stream 1 was not closed cleanly: PROTOCOL_ERROR (err 1)", url: "https://feed.example/")
+        XCTAssertFalse(RetryPolicy.isTransient(.failure(stream)))
+    }
 }

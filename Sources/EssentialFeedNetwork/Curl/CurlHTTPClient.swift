@@ -267,6 +267,12 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         // took it for a failure that lasts.
         case CURLE_FAILED_INIT where detail.contains("no filter connected"):
             return HTTPFailure(.connectionLost, "connection lost")
+        // The HTTP/2 connection failed as a whole, most often a GOAWAY
+        // whose last stream is below this one: a request the server says it
+        // did not process, safe to send again (RFC 9113, 6.8), which
+        // --retry took for a failure that lasts. (A stream's own error,
+        // CURLE_HTTP2_STREAM, is the server's answer to it: not retried.)
+        case CURLE_HTTP2: return HTTPFailure(.connectionLost, "connection lost (HTTP/2: \(detail))")
         case CURLE_TOO_MANY_REDIRECTS: return HTTPFailure(.tooManyRedirects, "too many redirects (\(maxRedirects))")
         case CURLE_ABORTED_BY_CALLBACK: return HTTPFailure(.cancelled, "cancelled")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,

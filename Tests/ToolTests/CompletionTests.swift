@@ -85,10 +85,18 @@ final class CompletionTests: XCTestCase {
                 COMP_WORDS=(feed-show --locale zh); COMP_CWORD=2; _essential_feed_feed_show; echo "${COMPREPLY[*]}"
                 COMP_WORDS=(feed-view --locale ""); COMP_CWORD=2; _essential_feed_feed_view; echo "${#COMPREPLY[@]} ${COMPREPLY[0]} ${COMPREPLY[29]}"
                 cd "$D" && COMP_WORDS=(feed-sync --store fe); COMP_CWORD=2; _essential_feed_feed_sync; printf "%s\n" "${COMPREPLY[@]}" | sort | xargs
+                COMP_WORDS=(feed-view --color ""); COMP_CWORD=2; _essential_feed_feed_view; echo "${COMPREPLY[*]}"
+                COMP_WORDS=(feed-serve --builtin ""); COMP_CWORD=2; _essential_feed_feed_serve; echo "${COMPREPLY[*]}"
+                COMP_WORDS=(feed-serve fe); COMP_CWORD=1; _essential_feed_feed_serve; printf "%s\n" "${COMPREPLY[@]}" | sort | xargs
+                for c in feed-map feed-sync feed-view reldate; do COMP_WORDS=($c fe); COMP_CWORD=1; _essential_feed_${c//-/_}; echo "$c: ${#COMPREPLY[@]}"; done
             '
             """#, environment: ["B": bash, "D": try filesFolder()])
+        // A value list after the help's first colon ("text: auto, always or
+        // never", "a set: demo or acceptance") was not read; file names were
+        // offered to commands that take no file (found by the hunt).
         XCTAssertEqual(run.lines, ["3", "save save-images", "--append --after --allow-empty", "text html atom", "narrow", "pt-BR", "zh-Hans zh-Hant", "30 en fil",
-                                  "feed.json feed.sqlite"], run.stderr)
+                                  "feed.json feed.sqlite", "auto always never", "demo acceptance", "feed.json feed.sqlite",
+                                  "feed-map: 0", "feed-sync: 0", "feed-view: 0", "reldate: 0"], run.stderr)
     }
 
     func test_fish_completesSubcommandsOptionsAndValues() throws {
@@ -102,9 +110,12 @@ final class CompletionTests: XCTestCase {
                 complete -C "feed-sync --pa"
                 complete -C "feed-sync --store fe"
                 complete -C "feed-comments --locale zh-"
+                complete -C "feed-map fe"
+                complete -C "feed-serve fe"
             ' | cut -f1
             """#, environment: ["F": fish, "D": try filesFolder()])
-        XCTAssertEqual(run.lines, ["save", "save-images", "atom", "html", "text", "--pages", "--parallel", "feed.json", "feed.sqlite", "zh-Hans", "zh-Hant"], run.stderr)
+        XCTAssertEqual(run.lines, ["save", "save-images", "atom", "html", "text", "--pages", "--parallel", "feed.json", "feed.sqlite", "zh-Hans", "zh-Hant",
+                                   "feed.json", "feed.sqlite"], run.stderr)
     }
 
     func test_zsh_loadsEachFunctionUnderCompinit_andListsTheCandidates() throws {

@@ -156,4 +156,34 @@ final class SystemdUnitTests: XCTestCase {
             """#, environment: ["D": d, "R": DocumentedRecipeTests.root.path], timeout: 120)
         XCTAssertEqual(kept.lines, [".", "./bin", "./lib", "./man", "./share", "./share/man"], kept.out + kept.stderr)
     }
+
+    /// A prefix whose bin is a symbolic link to a folder elsewhere: the
+    /// tools' links led from there to a libexec that is not (127, and the
+    /// install failed at the completions). And an install that fails half
+    /// way (a file where the fish completions' folder goes) leaves its
+    /// list of folders made, so that --uninstall still removes them (it was
+    /// written at the end only).
+    func test_install_intoAPrefixWhoseBinIsALink_andAfterAFailure_uninstallRemovesWhatItMade() throws {
+        let d = temporaryDirectory(self)
+        var products = URL(fileURLWithPath: Products.directory)
+        if !FileManager.default.isExecutableFile(atPath: products.path + "/essential-feed") {
+            products = products.deletingLastPathComponent().appendingPathComponent("libexec/essential-feed")
+        }
+        let linked = sh(#"""
+            mkdir -p "$D/elsewhere/bin" "$D/p" && ln -s "$D/elsewhere/bin" "$D/p/bin" &&
+            "$R/scripts/install" --from "$PRODUCTS" --prefix "$D/p" 2> /dev/null && echo installed &&
+            "$D/p/bin/feed-map" --version > /dev/null && "$D/p/bin/feed-fetch" --version > /dev/null && echo runs &&
+            "$R/scripts/install" --uninstall --prefix "$D/p" 2> /dev/null && echo uninstalled &&
+            cd "$D" && find p elsewhere | sort
+            """#, environment: ["D": d, "R": DocumentedRecipeTests.root.path, "PRODUCTS": products.path], timeout: 120)
+        XCTAssertEqual(linked.lines, ["installed", "runs", "uninstalled", "elsewhere", "elsewhere/bin", "p", "p/bin"], linked.out + linked.stderr)
+
+        let failed = sh(#"""
+            mkdir -p "$D/q/share" && : > "$D/q/share/fish" &&
+            { "$R/scripts/install" --from "$PRODUCTS" --prefix "$D/q" 2> /dev/null && echo installed || echo "install failed"; } &&
+            rm "$D/q/share/fish" && "$R/scripts/install" --uninstall --prefix "$D/q" 2> /dev/null && echo uninstalled &&
+            cd "$D" && find q | sort
+            """#, environment: ["D": d, "R": DocumentedRecipeTests.root.path, "PRODUCTS": products.path], timeout: 120)
+        XCTAssertEqual(failed.lines, ["install failed", "uninstalled", "q", "q/share"], failed.out + failed.stderr)
+    }
 }

@@ -914,6 +914,28 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// `save --merge` (feed-sync's and feed-show's save) resets a store of
+    /// ours cut short, as `save` does, and saves the page: it failed with 74
+    /// on every run, feed-sync never got to its validate, and feed-show
+    /// stopped saving (found by the hunt). A file of someone else's stays
+    /// untouched; `--append` still resets nothing.
+    func test_saveMerge_resetsADamagedStoreOfOurs_andSavesThePage() throws {
+        try forEachFileStore { store in
+            XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
+            let whole = try XCTUnwrap(FileManager.default.contents(atPath: store))
+            XCTAssertTrue(FileManager.default.createFile(atPath: store, contents: whole.prefix(whole.count / 2)))
+            XCTAssertEqual(cache("save --append", store, stdin: feedB).status, 74, "append resets nothing")
+            let merge = cache("save --merge", store, stdin: feedB)
+            XCTAssertEqual(merge.status, 0, merge.stderr)
+            XCTAssertEqual(cache("load", store).out, feedB)
+        }
+        let foreign = temporaryDirectory(self) + "/notes.sqlite"
+        XCTAssertEqual(sh("sqlite3 \(quoted(foreign)) 'CREATE TABLE notes (text)'").status, 0)
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: foreign))
+        XCTAssertEqual(cache("save --merge", foreign, stdin: feedB).status, 74)
+        XCTAssertEqual(FileManager.default.contents(atPath: foreign), before, "another application's database is never written")
+    }
+
     func test_eightConcurrentSaves_leaveExactlyOneWholeFeed() throws {
         try forEachStore { store in
             let feeds = (0..<8).map { n in

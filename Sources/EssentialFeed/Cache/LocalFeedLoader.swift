@@ -83,25 +83,37 @@ public struct LocalFeedLoader {
     public func merge(reading read: FeedImageReading, after: UUID?, validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheMergeResult {
         let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
-            let cached = tx.makeCachedImageSpool()
+            var cached = tx.makeCachedImageSpool()
             var firstCached = FirstCachedTimes()
             var dropped = 0
             var keptValidators: FeedValidators?
-            if let header = try tx.retrieveHeader() {
-                if policy.validate(header.timestamp, against: timestamp) {
-                    firstCached = FirstCachedTimes(capacity: header.count)
-                    try tx.forEachCachedImage { (image) throws(ErrorRecord) in
-                        var image = image
-                        if image.firstCached == nil { image.firstCached = header.timestamp.seconds }
-                        try cached.append(image)
-                        firstCached.add(id: image.id, time: image.firstCached!)
+            do throws(ErrorRecord) {
+                if let header = try tx.retrieveHeader() {
+                    if policy.validate(header.timestamp, against: timestamp) {
+                        firstCached = FirstCachedTimes(capacity: header.count)
+                        try tx.forEachCachedImage { (image) throws(ErrorRecord) in
+                            var image = image
+                            if image.firstCached == nil { image.firstCached = header.timestamp.seconds }
+                            try cached.append(image)
+                            firstCached.add(id: image.id, time: image.firstCached!)
+                        }
+                        if after != nil { keptValidators = try tx.retrieveValidators() }
+                    } else {
+                        // Not kept, but an image of it that comes back keeps its time.
+                        dropped = header.count
+                        firstCached = Self.firstCachedTimes(in: tx)
                     }
-                    if after != nil { keptValidators = try tx.retrieveValidators() }
-                } else {
-                    // Not kept, but an image of it that comes back keeps its time.
-                    dropped = header.count
-                    firstCached = Self.firstCachedTimes(in: tx)
                 }
+            } catch where error.kind == .store {
+                // A cached feed that cannot be read (a store of ours cut
+                // short or damaged) is replaced by the page, as `save`
+                // replaces it: deleting it below resets the store, and a
+                // file that is no store of ours is refused there. (It failed
+                // every merge, so feed-sync never got to its validate.)
+                cached = tx.makeCachedImageSpool()
+                firstCached = FirstCachedTimes()
+                dropped = 0
+                keptValidators = nil
             }
             let start: Int
             if let after {

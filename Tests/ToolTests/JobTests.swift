@@ -278,6 +278,39 @@ final class JobTests: XCTestCase {
 }
 
 extension JobTests {
+    /// An app launch and the cron job, one writer at a time: a launch that
+    /// finds a feed-sync run holding the store's lock shows what it fetched
+    /// and saves nothing (its page, asked for before the sync saved a newer
+    /// one, was saved over it: the last save won; found by the hunt), and
+    /// a launch holding it makes a sync wait (here, --wait 0: 75).
+    func test_appLaunch_duringASync_savesNothing_andASyncWaitsForALaunch() throws {
+        let slow = try Served(["--builtin", "acceptance", "--delay", "2500"], test: self)
+        let fast = try Served(["--builtin", "demo"], test: self)
+        let directory = temporaryDirectory(self)
+        var env = environment(fast.base, store: directory + "/feed.sqlite")
+        env["SLOW"] = slow.base
+        env["FAST"] = fast.base
+        let during = sh(#"""
+            "$S/feed-sync" --base-url "$SLOW" > /dev/null 2>&1 & sync=$!
+            sleep 0.7
+            FEED_LOG=info "$S/feed-show" --base-url "$FAST" --limit 4 > /dev/null 2> "$XDG_CACHE_HOME/show.err"; echo "show $?"
+            feed-cache info | sed -n 's/.*"items":\([0-9]*\).*/items \1/p'
+            wait $sync; echo "sync $?"
+            feed-cache info | sed -n 's/.*"items":\([0-9]*\).*/items \1/p'
+            cat "$XDG_CACHE_HOME/show.err"
+            """#, environment: env, timeout: 60)
+        XCTAssertEqual(during.lines, ["show 0", "items 0", "sync 0", "items 3",
+                                      "feed-show: a feed-sync run holds the cache", "feed-show: the feed shown was not saved in the cache"],
+                       during.out + during.stderr)
+        let holding = sh(#"""
+            "$S/feed-show" --base-url "$SLOW" > /dev/null 2>&1 & show=$!
+            sleep 0.7
+            "$S/feed-sync" --base-url "$FAST" --wait 0 > /dev/null 2>&1; echo "sync $?"
+            wait $show; echo "show $?"
+            """#, environment: env, timeout: 60)
+        XCTAssertEqual(holding.lines, ["sync 75", "show 0"], holding.out + holding.stderr)
+    }
+
     /// A signal to the process group while the run's temporary folder is
     /// being removed, at its very end (an rm made slow here): the rm was
     /// killed, the TERM trap's exit skipped the removal, and the folder

@@ -121,6 +121,14 @@ final class SystemdUnitTests: XCTestCase {
         }
     }
 
+    /// The executables install takes: the build's, or, when the tools
+    /// under test are an installed prefix's, those in its libexec.
+    static var installable: URL {
+        let products = URL(fileURLWithPath: Products.directory)
+        guard !FileManager.default.isExecutableFile(atPath: products.path + "/essential-feed") else { return products }
+        return products.deletingLastPathComponent().appendingPathComponent("libexec/essential-feed")
+    }
+
     /// scripts/install run from a folder of the caller's, with a relative
     /// --from and a relative --prefix holding a space and a %: both are
     /// the caller's (they were the source tree's), the unit's command is
@@ -129,12 +137,7 @@ final class SystemdUnitTests: XCTestCase {
     /// of the install behind (mandb's index and cached pages stayed).
     func test_install_takesRelativePathsAsTheCallers_quotesTheUnitsCommand_andUninstallLeavesNothing() throws {
         let d = temporaryDirectory(self)
-        // The executables install takes: the build's, or, when the tools
-        // under test are an installed prefix's, those in its libexec.
-        var products = URL(fileURLWithPath: Products.directory)
-        if !FileManager.default.isExecutableFile(atPath: products.path + "/essential-feed") {
-            products = products.deletingLastPathComponent().appendingPathComponent("libexec/essential-feed")
-        }
+        let products = Self.installable
         let run = sh(#"""
             mkdir "$D/caller" && cd "$D/caller" && ln -s "$PRODUCTS" built &&
             "$R/scripts/install" --from built --prefix "my 100% pfx" 2> /dev/null && echo installed &&
@@ -165,10 +168,7 @@ final class SystemdUnitTests: XCTestCase {
     /// written at the end only).
     func test_install_intoAPrefixWhoseBinIsALink_andAfterAFailure_uninstallRemovesWhatItMade() throws {
         let d = temporaryDirectory(self)
-        var products = URL(fileURLWithPath: Products.directory)
-        if !FileManager.default.isExecutableFile(atPath: products.path + "/essential-feed") {
-            products = products.deletingLastPathComponent().appendingPathComponent("libexec/essential-feed")
-        }
+        let products = Self.installable
         let linked = sh(#"""
             mkdir -p "$D/elsewhere/bin" "$D/p" && ln -s "$D/elsewhere/bin" "$D/p/bin" &&
             "$R/scripts/install" --from "$PRODUCTS" --prefix "$D/p" 2> /dev/null && echo installed &&

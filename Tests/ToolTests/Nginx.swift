@@ -63,6 +63,7 @@ final class Nginx: @unchecked Sendable {
                 listen 127.0.0.1:\(port);
                 root \(d)/www;
                 access_log \(d)/access.log shape;
+                location = /.log-barrier { access_log \(d)/barrier.log shape; return 204; }
                 \(locations)
             }
             \(tlsServer)
@@ -89,9 +90,33 @@ final class Nginx: @unchecked Sendable {
         }
     }
 
-    /// The access log's lines: `STATUS BYTES_SENT PROTOCOL "UA" "ACCEPT_ENCODING" "URI"`.
+    /// The access log's lines: `STATUS BYTES_SENT PROTOCOL "UA" "ACCEPT_ENCODING" "URI"`,
+    /// every request answered so far included.
     var accessLog: [String] {
-        ((try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        awaitLogging()
+        return lines(of: "access.log")
+    }
+
+    private func lines(of file: String) -> [String] {
+        ((try? String(contentsOfFile: directory + "/" + file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// nginx writes a request's line after its response has gone out, so a
+    /// client that has read its response and exited can be ahead of the log
+    /// (a check read ["200"] where the 304 had been answered). nginx runs
+    /// here as one process that handles one event at a time: once a later
+    /// request, /.log-barrier (logged in a file of its own), is logged,
+    /// every request answered before it is.
+    private func awaitLogging() {
+        let before = lines(of: "barrier.log").count
+        guard let fd = Self.connection(to: port) else { return }
+        defer { close(fd) }
+        let request = Array("GET /.log-barrier HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while recv(fd, &buffer, buffer.count, 0) > 0 {}
+        let deadline = Date().addingTimeInterval(10)
+        while lines(of: "barrier.log").count == before, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
     }
 
     private static func freePort() throws -> Int {
@@ -109,14 +134,24 @@ final class Nginx: @unchecked Sendable {
     }
 
     private static func accepts(_ port: Int) -> Bool {
+        guard let fd = connection(to: port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, or nil.
+    private static func connection(to port: Int) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+        guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
+        if connected { return fd }
+        close(fd)
+        return nil
     }
 }

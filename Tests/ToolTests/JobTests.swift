@@ -311,6 +311,36 @@ extension JobTests {
         XCTAssertEqual(holding.lines, ["sync 75", "show 0"], holding.out + holding.stderr)
     }
 
+    /// The lock is the save's, not the view's: a launch whose page is
+    /// longer than a pipe holds, its output left unread (a pager left
+    /// open), made a sync wait for as long as the page stayed open, and
+    /// fail at its --wait (75). Once the page is saved, the sync runs.
+    func test_appLaunch_withItsPageLeftOpen_holdsTheLockOnlyWhileItSaves() throws {
+        let fixtures = temporaryDirectory(self)
+        let words = String(repeating: "a long description ", count: 20)
+        let items = ids(300).map { #"{"id":"\#($0)","description":"\#(words)","image":"{{base}}/x.png"}"# }
+        try (#"{"items":["# + items.joined(separator: ",") + "]}").write(toFile: fixtures + "/feed.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: fixtures + "/images", withIntermediateDirectories: true)
+        try Data("an image".utf8).write(to: URL(fileURLWithPath: fixtures + "/images/x.png"))
+        let server = try Served([fixtures], test: self)
+        let directory = temporaryDirectory(self)
+        var env = environment(server.base, store: directory + "/feed.sqlite")
+        env["D"] = directory
+        let run = sh(#"""
+            { "$S/feed-show" --limit 300 2> /dev/null; echo "show $?" > "$D/show"; } |
+                { until [ -e "$D/read" ]; do sleep 0.05; done; wc -c > "$D/bytes"; } &
+            n=0
+            until feed-cache info 2> /dev/null | grep -q '"items":300'; do
+                n=$((n + 1)); [ $n -lt 200 ] || break; sleep 0.05
+            done
+            "$S/feed-sync" --limit 2 --wait 0 > /dev/null 2> "$D/sync.err"; echo "sync $?"
+            : > "$D/read"; wait
+            cat "$D/show" "$D/sync.err"
+            [ "$(cat "$D/bytes")" -gt 65536 ] && echo "page over 64 KiB"
+            """#, environment: env, timeout: 60)
+        XCTAssertEqual(run.lines, ["sync 0", "show 0", "page over 64 KiB"], run.out + run.stderr)
+    }
+
     /// A signal to the process group while the run's temporary folder is
     /// being removed, at its very end (an rm made slow here): the rm was
     /// killed, the TERM trap's exit skipped the removal, and the folder

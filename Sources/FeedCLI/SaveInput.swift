@@ -23,8 +23,14 @@ public final class SaveInput {
     private var teeFailure: ErrorRecord?
     /// Whether reading the input failed (said once: no read follows).
     private var unreadable = false
+    /// A record read ahead: an image's, or a page record's line, kept for
+    /// the tee when the images before it are (in input order).
+    private enum Held {
+        case image(JSONDocument, number: Int)
+        case page([UInt8])
+    }
     /// Records read ahead, before the store was opened.
-    private var ahead: [(document: JSONDocument, number: Int)?] = []
+    private var ahead: [Held?] = []
     private var aheadIndex = 0
     private var quick = FeedImageRecordLine()
     /// Whether the input has been read to its end.
@@ -45,14 +51,21 @@ public final class SaveInput {
 
     /// Reads records ahead until about `limit` bytes of them are held, the
     /// input ends or it is rejected: a small feed is then saved in a
-    /// transaction that never waits for its input. Returns how many were read.
+    /// transaction that never waits for its input. Returns how many images
+    /// were read.
     public func readAhead(bytes limit: Int) -> Int {
-        var held = 0
+        var held = 0, images = 0
         while held < limit, let record = read() {
             ahead.append(record)
-            held += 2 * record.document.bytes.count + 256
+            switch record {
+            case .image(let document, _):
+                held += 2 * document.bytes.count + 256
+                images += 1
+            case .page(let line):
+                held += line.count + 256
+            }
         }
-        return ahead.count
+        return images
     }
 
     /// Reads the next record (the records read ahead first) and passes its
@@ -61,11 +74,16 @@ public final class SaveInput {
     /// image record, as the tools write them, is read in place
     /// (`FeedImageRecordLine`); any other goes through a parsed document.
     public func next(_ add: (CachedImageText) throws(ErrorRecord) -> Bool) throws(ErrorRecord) -> Bool {
-        if aheadIndex < ahead.count, let held = ahead[aheadIndex] {
+        while aheadIndex < ahead.count, let held = ahead[aheadIndex] {
             ahead[aheadIndex] = nil
             aheadIndex += 1
-            try image(held.document, held.number, quickly: true, add)
-            return true
+            switch held {
+            case .image(let document, let number):
+                try image(document, number, quickly: true, add)
+                return true
+            case .page(let line):
+                keep(line[...])
+            }
         }
         if !ahead.isEmpty {
             ahead = []
@@ -131,10 +149,12 @@ public final class SaveInput {
         return Identifiers.uuid(text)?.canonicalString ?? text
     }
 
-    /// The next record line parsed; nil at the end of the input or once it is rejected.
-    private func read() -> (document: JSONDocument, number: Int)? {
+    /// The next record read ahead; nil at the end of the input or once it is rejected.
+    private func read() -> Held? {
         while let (line, number, truncated) = nextLine() {
-            if let document = record(line, number, truncated) { return (document, number) }
+            if let document = record(line, number, truncated, keepingPages: false) { return .image(document, number: number) }
+            // Not an image, not rejected: a page record.
+            if !rejected { return .page(Array(line)) }
         }
         return nil
     }
@@ -157,9 +177,10 @@ public final class SaveInput {
     }
 
     /// The line parsed when it is a feed image record (or not one, for
-    /// `FeedImage(record:)` to report); nil for a page record, kept, and for
-    /// an invalid line or an error record, which reject the input.
-    private func record(_ line: ArraySlice<UInt8>, _ number: Int, _ truncated: Bool) -> JSONDocument? {
+    /// `FeedImage(record:)` to report); nil for a page record, kept (when
+    /// `keepingPages`), and for an invalid line or an error record, which
+    /// reject the input.
+    private func record(_ line: ArraySlice<UInt8>, _ number: Int, _ truncated: Bool, keepingPages: Bool = true) -> JSONDocument? {
         guard let document = tool.parseRecord(line, number, truncated) else {
             rejection = ErrorRecord(.invalidData, "an invalid line", line: number)
             return nil
@@ -171,7 +192,7 @@ public final class SaveInput {
         }
         if RecordKind.isPage(document) {
             page = PageRecord(document)
-            keep(line)
+            if keepingPages { keep(line) }
             return nil
         }
         return document
@@ -231,6 +252,10 @@ public final class SaveInput {
     /// failure that kept them from being kept.
     public func writeOn() {
         guard let spool else { return }
+        // The page records read ahead after the last image (all of them, for a page not modified).
+        for case .page(let line)? in ahead[aheadIndex...] { keep(line[...]) }
+        ahead = []
+        aheadIndex = 0
         if let teeFailure { return tool.fail(teeFailure) }
         do throws(ErrorRecord) {
             try spool.write(to: tool.output)

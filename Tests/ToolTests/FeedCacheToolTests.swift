@@ -561,6 +561,22 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// A page record follows the images of its response (feed-map(1)); the
+    /// tee wrote the page records read ahead before every image (found by
+    /// the hunt), and a reader could no longer tell whose page each was.
+    func test_saveTee_writesPageRecordsWhereTheyStood() {
+        forEachStore { store in
+            let input = [#"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/0"}"#, #"{"page":"http://p/1","status":200,"etag":"\"1\""}"#,
+                         #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB087","url":"http://h/1"}"#, #"{"page":"http://p/2","status":200,"etag":"\"2\""}"#]
+            for flags in ["save --tee", "save --merge --tee", "save --append --tee"] {
+                let run = cache(flags, store, stdin: input.joined(separator: "\n") + "\n")
+                XCTAssertEqual(run.status, 0, run.stderr)
+                XCTAssertEqual(run.lines, input, flags)
+                XCTAssertEqual(cache("delete", store).status, 0)
+            }
+        }
+    }
+
     func test_saveTee_keepsThePipeFlowingWhenTheStoreCannotBeWritten() throws {
         let dir = temporaryDirectory(self)
         try "not a directory".write(toFile: dir + "/file", atomically: true, encoding: .utf8)

@@ -53,6 +53,21 @@ final class TimestampTests: XCTestCase {
         XCTAssertNil(Timestamp(iso8601: "2020-01-32T00:00:00Z"))
     }
 
+    /// A leap second (RFC 3339 allows second 60 there) is read as POSIX
+    /// time counts it, the next day's first second; a comment dated in one
+    /// rejected its whole response (found by the hunt). Second 60 of any
+    /// other minute is no time.
+    func test_init_readsALeapSecondAsTheNextDaysFirst() {
+        XCTAssertEqual(Timestamp(iso8601: "2016-12-31T23:59:60Z"), Timestamp(iso8601: "2017-01-01T00:00:00Z"))
+        XCTAssertEqual(Timestamp(iso8601: "2016-12-31T23:59:60.5Z"), Timestamp(iso8601: "2017-01-01T00:00:00.5Z"))
+        XCTAssertEqual(Timestamp(iso8601: "2017-01-01T00:59:60+01:00"), Timestamp(iso8601: "2017-01-01T00:00:00Z"))
+        XCTAssertEqual(Timestamp(iso8601: "2015-06-30T18:29:60-05:30"), Timestamp(iso8601: "2015-07-01T00:00:00Z"))
+        XCTAssertNil(Timestamp(iso8601: "2016-12-31T23:58:60Z"))
+        XCTAssertNil(Timestamp(iso8601: "2016-12-31T23:59:60+01:00"))
+        XCTAssertNil(Timestamp(iso8601: "9999-12-31T23:59:60Z"), "past the last date written with four digits")
+        XCTAssertNil(Timestamp(iso8601: "2016-12-31T23:59:61Z"))
+    }
+
     func test_init_rejectsMalformedText() {
         let cases = [
             "", "2020-05-20", "2020-05-20T11:24:59", "2020-05-20 11:24:59Z", "2020-05-20T11:24Z",

@@ -16,7 +16,8 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM|±HH)`.
-    /// Lower-case `t` and `z` are accepted, as RFC 3339 allows.
+    /// Lower-case `t` and `z` are accepted, as RFC 3339 allows, and so is a
+    /// leap second (`23:59:60Z`, read as the next day's first second).
     public init?(iso8601 text: String) {
         var text = text
         guard let parsed = text.withUTF8({ Timestamp.parse($0) }) else { return nil }
@@ -127,9 +128,14 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
         }
         guard i == p.count else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        // A leap second, the last second of a UTC day (23:59:60Z, or
+        // 01:59:60+02:00), is read as the next day's first, as POSIX time
+        // counts it (timegm(3), and HTTP dates here); a second 60 anywhere
+        // else is no time.
+        guard second < 60 || seconds % 86_400 == 0 else { return nil }
         // In UTC too, a year of four digits: else the date could not be
         // written back as one (0000-01-01T00:00:00+01:00 is in year -1).
         guard utcRange.contains(seconds) else { return nil }

@@ -269,6 +269,23 @@ final class PostgreSQLFeedStoreTests: XCTestCase, FailableFeedStoreSpecs, FeedIm
         XCTAssertEqual(try sut.retrieve()?.feed, replacement)
     }
 
+    /// A database whose encoding is SQL_ASCII keeps text as it is given; the
+    /// server itself refuses to send text that is not UTF-8 to the store's
+    /// connection (its client encoding), so no record of such text is ever
+    /// written: the read is a store error.
+    func test_retrieve_ofTextThatIsNotUTF8_inASQLASCIIDatabase_isAStoreError() throws {
+        database += "a"
+        try server.psql("CREATE DATABASE \(database) ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+        let sut = makeSUT()
+        try sut.insert(uniqueFeed(count: 2), timestamp: anyTimestamp())
+        _ = try server.psql(#"UPDATE essential_feed.feed_image SET description = E'Caf\xe9' WHERE position = (SELECT max(position) FROM essential_feed.feed_image)"#,
+                            database: database)
+
+        let error = caughtRecord({ () throws(ErrorRecord) in try sut.retrieve() })
+        XCTAssertEqual(error?.kind, .store)
+        XCTAssertTrue(error?.message.contains("invalid byte sequence for encoding \"UTF8\"") == true, error?.message ?? "")
+    }
+
     // MARK: Helpers
 
     private var uri: String { server.uri(database: database) }

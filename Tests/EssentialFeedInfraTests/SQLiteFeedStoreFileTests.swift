@@ -195,6 +195,23 @@ final class SQLiteFeedStoreFileTests: XCTestCase {
         expect(sut, toRetrieve: nil)
     }
 
+    /// SQLite keeps text as it is given: a description edited in another
+    /// encoding was loaded as it lay, and the record written was not UTF-8
+    /// (found by the hunt). It is damage, as an id that is no UUID is.
+    func test_retrieve_failsOnTextThatIsNotUTF8() throws {
+        for (column, value) in [("description", "x'43616ef3'"), ("location", "x'c0af'"), ("url", "x'ff00'")] {
+            try? FileManager.default.removeItem(atPath: storePath)
+            let sut = makeSUT()
+            try sut.insert(uniqueFeed(count: 3), timestamp: anyTimestamp())
+            try execute("UPDATE feed_image SET \(column) = CAST(\(value) AS TEXT) WHERE position = (SELECT max(position) FROM feed_image)")
+
+            let damage = ErrorRecord(.store, "\(storePath): damaged feed cache: item 3 has text that is not UTF-8")
+            XCTAssertEqual(caughtRecord({ () throws(ErrorRecord) in try sut.retrieve() }), damage, column)
+        }
+        try execute("UPDATE feed_image SET description = 'Caf\u{E9} \u{1F600}', location = NULL, url = 'http://h/\u{E9}'")
+        XCTAssertEqual(try makeSUT().retrieve()?.feed.first?.description, "Caf\u{E9} \u{1F600}", "UTF-8 beyond ASCII is text")
+    }
+
     func test_retrieve_waitsForAWritersCommitWithinItsWaitLimit() throws {
         // A reader is only ever blocked while a writer commits; the wait limit bounds that too.
         let sut = makeSUT(wait: 0.3)

@@ -143,7 +143,12 @@ final class SQLiteTransaction: FeedStoreTransaction {
                     id = UnsafeBufferPointer(start: canonical, count: 36)
                 }
                 let firstCached = hasFirstCached && !rows.isNull(4) ? rows.int64(4) : nil
-                try body(CachedImageText(id: id, description: rows.textBytes(1), location: rows.textBytes(2), url: url, firstCached: firstCached))
+                // SQLite keeps text as it was given: what a save never wrote (text edited in another encoding) is damage.
+                let description = rows.textBytes(1), location = rows.textBytes(2)
+                guard UTF8Text.isValid(url), UTF8Text.isValid(description), UTF8Text.isValid(location) else {
+                    throw damaged("item \(item) has text that is not UTF-8")
+                }
+                try body(CachedImageText(id: id, description: description, location: location, url: url, firstCached: firstCached))
                 return true
             }
             if !more { return }

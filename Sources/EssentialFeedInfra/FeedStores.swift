@@ -35,9 +35,7 @@ public enum FeedStores {
     /// nothing is created.
     public static func open(path: String, wait: Double = defaultWait, temporaryFiles: (any TemporaryFiles)? = nil) throws(ErrorRecord) -> any FeedStore {
         guard !path.isEmpty else { throw ErrorRecord(.usage, "the store path is empty") }
-        if isURL(path) {
-            throw ErrorRecord(.usage, "\(Secrets.redact(path)): not a store path: a store is a file (a SQLite file, or a JSON file for a path ending in .json) or a PostgreSQL database (postgresql://…); for a file whose name looks like a URL, write ./ before it")
-        }
+        if isURL(path) { throw notAStore(path) }
         if path.hasSuffix("/") { throw ErrorRecord(.store, "cannot open \(path): is a directory") }
         if let st = try POSIXFiles.status(path) {
             if POSIXFiles.isDirectory(st) { throw ErrorRecord(.store, "cannot open \(path): is a directory") }
@@ -210,6 +208,17 @@ public enum FeedStores {
     /// The error of a store that stayed locked past the wait limit, naming it.
     public static func busy(_ name: String, wait: Double) -> ErrorRecord {
         POSIXFiles.busy(name, wait: wait)
+    }
+
+    /// The usage error of a store named by a URL that is no PostgreSQL
+    /// database's (checked with the options, before anything is done); nil
+    /// for any other name.
+    public static func urlProblem(_ store: String) -> ErrorRecord? {
+        isURL(store) && !isPostgreSQL(store) ? notAStore(store) : nil
+    }
+
+    private static func notAStore(_ path: String) -> ErrorRecord {
+        ErrorRecord(.usage, "\(Secrets.redact(path)): not a store path: a store is a file (a SQLite file, or a JSON file for a path ending in .json) or a PostgreSQL database (postgresql://…); for a file whose name looks like a URL, write ./ before it")
     }
 
     /// Whether `path` starts as a URL does: a scheme, then `://`.

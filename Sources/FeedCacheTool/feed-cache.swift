@@ -134,6 +134,7 @@ public enum FeedCacheTool {
                     unnamed = error
                 }
             }
+            if let problem = FeedStores.urlProblem(path) { throw problem }
             if FeedStores.isPostgreSQL(path), postgreSQL == nil { throw PostgreSQLHelper.run(store: path) }
             context = CacheContext(tool: tool, path: path, unnamed: unnamed, wait: wait, policy: policy, now: now, postgreSQL: postgreSQL)
         } catch {

@@ -186,6 +186,7 @@ final class FeedCacheToolTests: XCTestCase {
             XCTAssertEqual(run.status, 64, run.stderr)
             XCTAssertTrue(run.stderr.contains("//feed:***@db.example/feed: not a store path"), run.stderr)
             XCTAssertFalse(run.stderr.contains("s3cret") || run.out.contains("s3cret"), run.stderr)
+            XCTAssertTrue(run.stderr.hasSuffix("feed-cache: try 'feed-cache --help'\n"), "as every usage error (found by the hunt): \(run.stderr)")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [], "Expected nothing created")
         XCTAssertEqual(sh("cd \(quoted(dir)) && feed-cache --store ./mysql://x save", stdin: feedA).status, 0, "a path written as a path is one")

@@ -67,6 +67,62 @@ final class ProxyClientTests: XCTestCase {
         XCTAssertFalse(all[3].contains("Authorization:"), all[3])
     }
 
+    /// libcurl keeps the proxy a transfer starts with for all its
+    /// redirects: an https request redirected to http sent that plain
+    /// request, and the password .netrc has for its host, to the https
+    /// proxy (found by the hunt), and an http one redirected to https asked
+    /// the http proxy for a tunnel. A redirect across schemes goes through
+    /// its own scheme's proxy, or none.
+    func test_aRedirectToTheOtherScheme_goesThroughThatSchemesProxy() throws {
+        let (proxy, heads) = try proxy()
+        let closed = try RawSocketServer { _ in }
+        let closedPort = closed.port
+        closed.stop()
+        // http through the proxy, redirected to https, for which there is none: direct (refused).
+        let redirecting = try RawSocketServer { connection in
+            while connection.readRequest() != nil {
+                guard connection.respond(status: 302, "", headers: "Location: https://bob:pw@127.0.0.1:\(closedPort)/next\r\n") else { return }
+            }
+        }
+        defer { redirecting.stop() }
+        let httpOnly = ProxySettings(environment: ["http_proxy": "http://127.0.0.1:\(redirecting.port)"])
+        guard case let .failure(direct) = answer(of: CurlHTTPClient(timeout: 5, proxies: httpOnly), "http://feed.example/first") else {
+            return XCTFail("nothing listens where the redirect leads")
+        }
+        XCTAssertEqual(direct.message, "connection refused", "not a tunnel through the http proxy")
+
+        // http direct, redirected to https, which has a proxy: a tunnel is asked of it.
+        let origin = try RawSocketServer { connection in
+            while connection.readRequest() != nil {
+                guard connection.respond(status: 301, "", headers: "Location: https://feed.example/next\r\n") else { return }
+            }
+        }
+        defer { origin.stop() }
+        let httpsOnly = ProxySettings(environment: ["https_proxy": "http://127.0.0.1:\(proxy.port)"])
+        guard case let .failure(tunnel) = answer(of: CurlHTTPClient(timeout: 5, proxies: httpsOnly), origin.base + "/first") else {
+            return XCTFail("the proxy opens no tunnel")
+        }
+        XCTAssertTrue(tunnel.message.hasPrefix("proxy 127.0.0.1:\(proxy.port): "), tunnel.message)
+        XCTAssertEqual(heads.all.first?.split(separator: "\r\n").first, "CONNECT feed.example:443 HTTP/1.1")
+
+        // Within a scheme, libcurl follows as ever; across, the redirects are counted as one.
+        let chain = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                let ok = head.hasPrefix("GET /a ") ? connection.respond(status: 302, "", headers: "Location: /b\r\n")
+                    : head.hasPrefix("GET /b ") ? connection.respond(status: 302, "", headers: "Location: https://feed.example/c\r\n")
+                    : connection.respond("?")
+                guard ok else { return }
+            }
+        }
+        defer { chain.stop() }
+        let twoAllowed = CurlHTTPClient(timeout: 5, maxRedirects: 2, proxies: httpsOnly)
+        guard case let .failure(tooMany) = answer(of: twoAllowed, chain.base + "/a") else { return XCTFail("a third redirect is one too many") }
+        XCTAssertTrue(tooMany.message.hasPrefix("proxy 127.0.0.1:\(proxy.port): "), "two redirects, the second to https: \(tooMany.message)")
+        let oneAllowed = CurlHTTPClient(timeout: 5, maxRedirects: 1, proxies: httpsOnly)
+        guard case let .failure(stopped) = answer(of: oneAllowed, chain.base + "/a") else { return XCTFail("the second redirect is one too many") }
+        XCTAssertEqual(stopped.reason, .tooManyRedirects, stopped.message)
+    }
+
     func test_noProxy_goesDirect() throws {
         let (proxy, heads) = try proxy()
         let origin = try RawSocketServer.keepAlive("direct")

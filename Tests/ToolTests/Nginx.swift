@@ -20,7 +20,7 @@ final class Nginx: @unchecked Sendable {
     var tlsBase: String { "https://127.0.0.1:\(tlsPort)" }
     var certificate: String { directory + "/cert.pem" }
 
-    /// `locations`: extra `location` blocks of the server.
+    /// `locations`: extra `location` blocks of the server (of both, with `tls`).
     init(test: XCTestCase, locations: String = "", tls: Bool = false) throws {
         guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw XCTSkip("needs nginx (Debian: nginx-light; scripts/test installs it as root)")
@@ -42,6 +42,7 @@ final class Nginx: @unchecked Sendable {
                     ssl_certificate_key \(d)/key.pem;
                     root \(d)/www;
                     access_log \(d)/access.log shape;
+                    \(locations)
                 }
             """
         }

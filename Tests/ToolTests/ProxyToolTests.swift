@@ -29,6 +29,24 @@ final class ProxyToolTests: XCTestCase {
         XCTAssertFalse(run.stderr.contains("s3cret"), run.stderr)
     }
 
+    /// An https URL (no https proxy: direct) redirected to http: the plain
+    /// request goes through http_proxy, as curl sends it. libcurl kept the
+    /// first hop's proxy (none) for the redirect, so the request went
+    /// direct; with https_proxy alone, it went to the https proxy, with
+    /// the password .netrc has for its host (found by the hunt).
+    func test_fetch_redirectedFromHttpsToHttp_goesThroughTheHttpProxy() throws {
+        let (proxy, heads) = try proxy(answer: "via the http proxy")
+        let nginx = try Nginx(test: self, locations: "location = /go { return 302 http://feed.example/page; }", tls: true)
+        let run = sh(#"feed-fetch "$B/go""#, environment: ["B": nginx.tlsBase, "SSL_CERT_FILE": nginx.certificate, "http_proxy": "http://127.0.0.1:\(proxy.port)"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let record = try XCTUnwrap(run.records().first)
+        XCTAssertEqual(record["status"] as? Int, 200)
+        XCTAssertEqual(record["final_url"] as? String, "http://feed.example/page")
+        XCTAssertEqual(record["body_base64"] as? String, Data("via the http proxy".utf8).base64EncodedString())
+        XCTAssertTrue(heads.all.first?.hasPrefix("GET http://feed.example/page HTTP/1.1\r\n") == true, "\(heads.all)")
+        XCTAssertEqual(nginx.accessLog.map { String($0.prefix(4)) }, ["302 "])
+    }
+
     func test_fetch_whenTheProxyIsDown_namesTheProxy() throws {
         let run = sh("feed-fetch http://feed.example/v1/feed", environment: ["http_proxy": "http://alice:s3cret@127.0.0.1:9"])
         XCTAssertEqual(run.status, 69, run.stderr)

@@ -59,8 +59,67 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     @discardableResult
     public func get(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) -> HTTPClientTask {
-        let transfer = CurlTransfer(request, limit: maxBodyBytes, spilling: spilling, completion: completion)
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        let hops = Hops()
+        send(request, redirects: maxRedirects, deadline: DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9), hops: hops, completion: completion)
+        return hops
+    }
+
+    /// Whether a redirect to the other scheme needs another proxy than its
+    /// request's (`http_proxy` and `https_proxy` differ, or one is unset).
+    /// libcurl keeps the proxy a transfer starts with for all its redirects:
+    /// an https request redirected to http sent that plain request, and the
+    /// password .netrc has for its host, to the https proxy (found by the
+    /// hunt); an http one redirected to https asked the http proxy for a
+    /// tunnel. Such a redirect ends the transfer, and the request goes on
+    /// as a transfer of its own, through its scheme's proxy (`send`).
+    private var proxyDependsOnScheme: Bool { proxies.http != proxies.https }
+
+    /// A request and the transfers its redirects across schemes become:
+    /// cancelling it cancels the one in flight.
+    private final class Hops: HTTPClientTask, @unchecked Sendable {
+        private let lock = Lock()
+        private var current: CurlTransfer?
+        private var cancelled = false
+
+        func cancel() {
+            let transfer: CurlTransfer? = lock.withLock {
+                cancelled = true
+                return current
+            }
+            transfer?.cancel()
+        }
+
+        /// Makes `transfer` the one in flight; false once the request is cancelled.
+        func begin(_ transfer: CurlTransfer) -> Bool {
+            lock.withLock {
+                current = transfer
+                return !cancelled
+            }
+        }
+    }
+
+    /// Sends `request`, which may follow `redirects` more, by `deadline`
+    /// (the whole request's, its earlier hops included). A redirect across
+    /// schemes (see `proxyDependsOnScheme`) goes on from where it leads,
+    /// without the URL's user information (its password was never for
+    /// that origin; the new host's own .netrc entry is sent), and with the
+    /// same validators, as libcurl sends them on every redirect.
+    private func send(_ request: HTTPRequest, redirects: Int, deadline: UInt64, hops: Hops, redirected: Bool = false,
+                      completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
+        let box = CrossingBox()
+        let transfer = CurlTransfer(request, limit: maxBodyBytes, spilling: spilling) { [self] result in
+            if case .failure = result, let crossing = box.transfer?.crossing {
+                box.transfer = nil
+                let next = HTTPRequest(crossing.url, ifNoneMatch: request.ifNoneMatch, ifModifiedSince: request.ifModifiedSince)
+                send(next, redirects: redirects - crossing.redirects, deadline: deadline, hops: hops, redirected: true, completion: completion)
+                return
+            }
+            box.transfer = nil
+            completion(redirected ? result.map { $0.answered(from: $0.finalURL ?? request.url) } : result)
+        }
+        box.transfer = transfer
+        transfer.redirects = redirects
+        guard hops.begin(transfer) else { return transfer.cancel() }
         let job = CurlMulti.Job(
             transfer: transfer,
             configure: { [self] easy in
@@ -72,7 +131,11 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             end: { [self] easy, code in outcome(of: easy, code, transfer) },
             deadline: deadline, timedOut: timedOut)
         if !engine.add(job) { transfer.finish(.failure(HTTPFailure(.other, "cannot start libcurl"))) }
-        return transfer
+    }
+
+    /// The transfer whose completion asks it where a redirect crossed to.
+    private final class CrossingBox: @unchecked Sendable {
+        var transfer: CurlTransfer?
     }
 
     /// Sets `curl` up for `transfer`.
@@ -84,10 +147,13 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         // server's response: libcurl keeps it from the header callback.
         feed_curl_setopt_long(curl, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         feed_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
-        feed_curl_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // Where the proxy depends on the scheme, a redirect to the other one
+        // ends the transfer (see `proxyDependsOnScheme`).
+        let scheme = URLText.scheme(of: transfer.url)
+        feed_curl_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, !proxyDependsOnScheme ? "http,https" : scheme == "https" ? "https" : "http")
         feed_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, maxRedirects > 0 ? 1 : 0)
         transfer.followsRedirects = maxRedirects > 0
-        feed_curl_setopt_long(curl, CURLOPT_MAXREDIRS, maxRedirects)
+        feed_curl_setopt_long(curl, CURLOPT_MAXREDIRS, transfer.redirects)
         // The whole request's bound is the engine's (``CurlMulti``), which
         // does not count the time a slow reader of the output holds it up:
         // libcurl's own is off.
@@ -102,7 +168,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         // that a connection is HTTP/1.1 only from its first response, so
         // every request to the host waited for that one, and a server
         // slow to answer it held (and timed out) all the others.
-        if URLText.scheme(of: transfer.url) == "https" { feed_curl_setopt_long(curl, CURLOPT_PIPEWAIT, 1) }
+        if scheme == "https" { feed_curl_setopt_long(curl, CURLOPT_PIPEWAIT, 1) }
         // Reads of 100 KiB, as the curl tool makes them (libcurl's own are
         // 16 KiB): 100 images of 200 KiB took 1.4x as long with those.
         feed_curl_setopt_long(curl, CURLOPT_BUFFERSIZE, 100 << 10)
@@ -179,6 +245,10 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             feed_curl_getinfo_long(curl, CURLINFO_OS_ERRNO, &osError)
             if let shortage = HTTPFailure.outOfDescriptors(Int32(truncatingIfNeeded: osError), "socket") { return .failure(shortage) }
             let detail = String(cString: transfer.errors)
+            if code == CURLE_UNSUPPORTED_PROTOCOL, proxyDependsOnScheme, let crossing = crossing(of: curl, transfer) {
+                transfer.crossing = crossing
+                return .failure(HTTPFailure(.other, "redirected to \(URLText.scheme(of: crossing.url) ?? "?")"))
+            }
             // A body cut short of its length: how much of it came.
             if code == CURLE_PARTIAL_FILE {
                 var received: curl_off_t = 0, length: curl_off_t = -1
@@ -221,6 +291,20 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The redirect across schemes that ended `transfer`, if that is what
+    /// ended it: where it leads (without user information), and the
+    /// redirects followed up to it, this one included.
+    private func crossing(of curl: UnsafeMutableRawPointer, _ transfer: CurlTransfer) -> (url: String, redirects: Int)? {
+        var redirects = 0
+        feed_curl_getinfo_long(curl, CURLINFO_REDIRECT_COUNT, &redirects)
+        var effective: UnsafeMutablePointer<CChar>?
+        feed_curl_getinfo_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
+        guard redirects > 0, let effective else { return nil }
+        let url = String(cString: effective)
+        guard let to = URLText.scheme(of: url), ["http", "https"].contains(to), to != URLText.scheme(of: transfer.url) else { return nil }
+        return (URLText.withoutUserInfo(url), redirects)
     }
 
     /// The proxy for the scheme of `url` (no_proxy is libcurl's to apply, to redirects too).

@@ -75,6 +75,17 @@ final class CurlTransfer: HTTPClientTask, @unchecked Sendable {
     private(set) var stoppedAtNotModified = false
     /// Whether libcurl follows redirects for it (`--max-redirects` above 0).
     var followsRedirects = true
+    /// How many more redirects it may follow (the request's, less those
+    /// its earlier hops followed: see `CurlHTTPClient.send`).
+    var redirects = 0
+    /// A redirect to the other scheme, which needs another proxy: where it
+    /// goes, and the redirects followed up to it. The request goes on there
+    /// as a transfer of its own (set by the outcome, read by the completion).
+    var crossing: (url: String, redirects: Int)? {
+        get { lock.withLock { crossingValue } }
+        set { lock.withLock { crossingValue = newValue } }
+    }
+    private var crossingValue: (url: String, redirects: Int)?
     /// Whether a response's head has begun (its status line came) and not ended.
     var isInHead: Bool { status != 0 && !headEnded }
     /// Whether the last head is the final response's: no other head follows.

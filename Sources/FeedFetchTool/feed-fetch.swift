@@ -184,6 +184,12 @@ public enum FeedFetchTool {
         }
         let fetcher = OrderedFetcher(tool: tool, client: fetching, parallel: parallel)
         tool.output.endWhenReaderLeaves()
+        // libcurl hands a host that is not ASCII (an IDN, as a feed's image
+        // URL may name one) to libidn2 in the locale's encoding, which in
+        // the C locale cron gives cannot hold it: every such URL was "not a
+        // valid URL" (found by the hunt). URLs are UTF-8 here, whatever the
+        // user's locale; nothing else in feed-fetch reads LC_CTYPE.
+        _ = setlocale(LC_CTYPE, "C.UTF-8")
         tool.confine(.fetching(environment: environment, netrc: netrcFile))
 
         /// Reads standard input: plain URL lines, or records with a url field.

@@ -17,6 +17,19 @@ final class FeedFetchToolTests: XCTestCase {
 
     /// https:// to a port that speaks plain HTTP (CPython's http.server):
     /// the TLS library's complaint comes as the documented TLS failure.
+    /// A host that is not ASCII (an IDN, as a feed's image URL may name
+    /// one), in the C locale cron gives: libcurl hands it to libidn2 in the
+    /// locale's encoding, and every such URL was "not a valid URL" (69;
+    /// found by the hunt). (libcurl takes any *.localhost for 127.0.0.1.)
+    func test_fetch_ofAnInternationalizedHost_inTheCLocale_reachesIt() throws {
+        let server = try Served(test: self)
+        let url = server.base.replacingOccurrences(of: "127.0.0.1", with: "\u{2603}.localhost") + "/v1/feed?limit=1"
+        let run = sh(#"env -i "$(command -v feed-fetch)" "$U""#, environment: ["U": url])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.records().first?["url"] as? String, url)
+        XCTAssertEqual(run.records().first?["status"] as? Int, 200)
+    }
+
     func test_fetch_httpsToAPlainHTTPServer_isATLSFailure() throws {
         let server = try PythonServer(PythonServer.files, test: self)
         let run = sh("feed-fetch --timeout 5 https://127.0.0.1:\(server.port)/v1/feed")

@@ -1,4 +1,7 @@
 import EssentialFeed
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The proxies of the environment, read as curl reads them: `http_proxy`
 /// (lower case only: `HTTP_PROXY` may come from a CGI request's `Proxy`
@@ -6,7 +9,8 @@ import EssentialFeed
 /// `ALL_PROXY` for either scheme; `no_proxy` or `NO_PROXY` lists the hosts
 /// reached directly (`*` for all; a name matches itself and its
 /// subdomains, with or without a leading dot; an IP address matches
-/// itself), case-insensitively. The lower-case name wins; an empty value
+/// itself, and `ADDRESS/BITS` the addresses of that block, as libcurl
+/// reads it), case-insensitively. The lower-case name wins; an empty value
 /// counts as unset. Pure: the caller hands over the environment.
 public struct ProxySettings: Sendable, Equatable {
     /// The proxy URL for http:// requests, if any.
@@ -56,9 +60,31 @@ public struct ProxySettings: Sendable, Equatable {
             if entry.hasSuffix(".") { entry.removeLast() }
             guard !entry.isEmpty else { continue }
             if host == entry { return true }
+            if let slash = entry.firstIndex(of: "/") {
+                if Self.address(host, isIn: String(entry[..<slash]), bits: entry[entry.index(after: slash)...]) { return true }
+                continue
+            }
             // A name matches its subdomains; an address only itself.
             let isAddress = entry.contains(":") || entry.allSatisfy { $0 == "." || $0.isNumber }
             if !isAddress, host.hasSuffix("." + entry) { return true }
+        }
+        return false
+    }
+}
+
+extension ProxySettings {
+    /// Whether the IP address `host` lies in the block of `network`'s first
+    /// `bits` bits (both IPv4 or both IPv6).
+    static func address(_ host: String, isIn network: String, bits: Substring) -> Bool {
+        guard let count = Int(bits) else { return false }
+        var hostBytes = [UInt8](repeating: 0, count: 16), networkBytes = [UInt8](repeating: 0, count: 16)
+        for family in [AF_INET, AF_INET6] {
+            guard inet_pton(family, host, &hostBytes) == 1 else { continue }
+            guard inet_pton(family, network, &networkBytes) == 1 else { return false }
+            let width = family == AF_INET ? 32 : 128
+            guard (0...width).contains(count) else { return false }
+            for bit in 0..<count where (hostBytes[bit / 8] ^ networkBytes[bit / 8]) & UInt8(0x80 >> (bit % 8)) != 0 { return false }
+            return true
         }
         return false
     }

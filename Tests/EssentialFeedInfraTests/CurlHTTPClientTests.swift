@@ -260,6 +260,23 @@ final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
         }
     }
 
+    /// A redirect to a scheme that is never followed: said as such (it
+    /// read "Protocol "file" not supported or disabled in libcurl"; found
+    /// by the hunt).
+    func test_get_aRedirectToAnotherScheme_isABadResponseThatNamesIt() throws {
+        for location in ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/"] {
+            let server = try RawSocketServer { connection in
+                guard connection.readRequest() != nil else { return }
+                _ = connection.respond(status: 302, "", headers: "Location: \(location)\r\n")
+            }
+            defer { server.stop() }
+            let failure = failure(result(of: client(), server.base + "/start"))
+            XCTAssertEqual(failure?.reason, .badResponse, location)
+            let scheme = location.prefix { $0 != ":" }
+            XCTAssertEqual(failure?.message, "bad response: a redirect to a \(scheme): URL (only http and https are followed)")
+        }
+    }
+
     func test_get_decodesAChunkedBodyArrivingInPiecesAndKeepsTheConnection() throws {
         let server = try RawSocketServer { connection in
             guard connection.readRequest() != nil else { return }

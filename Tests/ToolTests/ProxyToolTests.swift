@@ -47,6 +47,30 @@ final class ProxyToolTests: XCTestCase {
         XCTAssertEqual(nginx.accessLog.map { String($0.prefix(4)) }, ["302 "])
     }
 
+    /// A proxy libcurl cannot use reaches no network: it was said as
+    /// "connection refused" (a proxy of an address that listens) and
+    /// retried (found by the hunt).
+    func test_fetch_throughAProxyLibcurlCannotUse_saysWhy_andIsNotRetried() throws {
+        for (proxy, said) in [("ftp://alice:s3cret@127.0.0.1:9", "proxy ftp://alice:***@127.0.0.1:9: a scheme libcurl has no proxy for"),
+                              ("http://[::1", "proxy http://[::1: not a proxy URL")] {
+            let run = sh("FEED_LOG=info feed-fetch --retry 2 http://feed.example/v1/feed", environment: ["http_proxy": proxy])
+            XCTAssertEqual(run.status, 69, run.stderr)
+            XCTAssertEqual(run.records().first?["message"] as? String, said)
+            XCTAssertFalse(run.stderr.contains("retry") || run.stderr.contains("s3cret") || run.out.contains("s3cret"), run.stderr)
+        }
+    }
+
+    /// An address in a block of no_proxy goes direct (libcurl reads the
+    /// blocks): a failure there was said as the proxy's (found by the hunt).
+    func test_fetch_toAnAddressInANoProxyBlock_failsAsADirectRequest() throws {
+        let closed = try RawSocketServer { _ in }
+        let port = closed.port
+        closed.stop()
+        let run = sh("feed-fetch http://127.0.0.1:\(port)/x", environment: ["http_proxy": "http://127.0.0.1:9", "no_proxy": "127.0.0.0/8"])
+        XCTAssertEqual(run.status, 69, run.stderr)
+        XCTAssertEqual(run.records().first?["message"] as? String, "connection refused")
+    }
+
     func test_fetch_whenTheProxyIsDown_namesTheProxy() throws {
         let run = sh("feed-fetch http://feed.example/v1/feed", environment: ["http_proxy": "http://alice:s3cret@127.0.0.1:9"])
         XCTAssertEqual(run.status, 69, run.stderr)

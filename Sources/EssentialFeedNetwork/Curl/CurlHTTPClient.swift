@@ -245,9 +245,16 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             feed_curl_getinfo_long(curl, CURLINFO_OS_ERRNO, &osError)
             if let shortage = HTTPFailure.outOfDescriptors(Int32(truncatingIfNeeded: osError), "socket") { return .failure(shortage) }
             let detail = String(cString: transfer.errors)
-            if code == CURLE_UNSUPPORTED_PROTOCOL, proxyDependsOnScheme, let crossing = crossing(of: curl, transfer) {
-                transfer.crossing = crossing
-                return .failure(HTTPFailure(.other, "redirected to \(URLText.scheme(of: crossing.url) ?? "?")"))
+            if code == CURLE_UNSUPPORTED_PROTOCOL, let target = redirectTarget(of: curl) {
+                if proxyDependsOnScheme, let crossing = crossing(to: target, transfer) {
+                    transfer.crossing = crossing
+                    return .failure(HTTPFailure(.other, "redirected to \(URLText.scheme(of: crossing.url) ?? "?")"))
+                }
+                // A redirect to file:, ftp: and the like, never followed: said as
+                // such (it read "Protocol "file" not supported or disabled in libcurl").
+                if let scheme = URLText.scheme(of: target.url), !["http", "https"].contains(scheme) {
+                    return .failure(HTTPFailure(.badResponse, "bad response: a redirect to a \(scheme): URL (only http and https are followed)"))
+                }
             }
             // A body cut short of its length: how much of it came.
             if code == CURLE_PARTIAL_FILE {
@@ -293,18 +300,23 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         }
     }
 
-    /// The redirect across schemes that ended `transfer`, if that is what
-    /// ended it: where it leads (without user information), and the
-    /// redirects followed up to it, this one included.
-    private func crossing(of curl: UnsafeMutableRawPointer, _ transfer: CurlTransfer) -> (url: String, redirects: Int)? {
+    /// The redirect across schemes that ended `transfer`, if `target` is
+    /// one: where it leads (without user information), and the redirects
+    /// followed up to it, this one included.
+    private func crossing(to target: (url: String, redirects: Int), _ transfer: CurlTransfer) -> (url: String, redirects: Int)? {
+        guard let to = URLText.scheme(of: target.url), ["http", "https"].contains(to), to != URLText.scheme(of: transfer.url) else { return nil }
+        return (URLText.withoutUserInfo(target.url), target.redirects)
+    }
+
+    /// Where the redirect that ended a transfer led, and the redirects
+    /// followed up to it (this one included); nil when none was followed.
+    private func redirectTarget(of curl: UnsafeMutableRawPointer) -> (url: String, redirects: Int)? {
         var redirects = 0
         feed_curl_getinfo_long(curl, CURLINFO_REDIRECT_COUNT, &redirects)
         var effective: UnsafeMutablePointer<CChar>?
         feed_curl_getinfo_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
         guard redirects > 0, let effective else { return nil }
-        let url = String(cString: effective)
-        guard let to = URLText.scheme(of: url), ["http", "https"].contains(to), to != URLText.scheme(of: transfer.url) else { return nil }
-        return (URLText.withoutUserInfo(url), redirects)
+        return (String(cString: effective), redirects)
     }
 
     /// The proxy for the scheme of `url` (no_proxy is libcurl's to apply, to redirects too).
@@ -324,6 +336,14 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     /// libcurl's result code as the client's failure, for a transfer of `url`.
     func failure(_ code: CURLcode, detail: String, url: String) -> HTTPFailure {
+        // A proxy variable libcurl cannot use (a scheme it has no proxy for,
+        // text that is no URL): nothing reached the network. It was said as
+        // "connection refused" or "cannot resolve host", and retried (found
+        // by the hunt). libcurl's text names the proxy's URL: not shown.
+        if detail.hasPrefix("Unsupported proxy"), let proxy = proxyURL(for: url) {
+            let what = detail.hasPrefix("Unsupported proxy scheme") ? "a scheme libcurl has no proxy for" : "not a proxy URL"
+            return HTTPFailure(.other, "proxy \(Secrets.redact(proxy)): \(what)")
+        }
         // The proxy would not open a tunnel: a failure of the proxy, named.
         if detail.contains("CONNECT"), let proxy = proxyShown(for: url) {
             return HTTPFailure(code == CURLE_COULDNT_CONNECT ? .refused : .connectionLost, "proxy \(proxy): \(detail)")

@@ -31,6 +31,33 @@ final class JobTests: XCTestCase {
         }
     }
 
+    /// An empty page after a full one: the end of the feed, or a server
+    /// that no longer knows the item it was asked after (deleted between
+    /// the pages). It was taken for the end, and every cached item after it
+    /// was dropped with its image, downloaded again by the next run (found
+    /// by the hunt). They are kept; a page shorter but not empty still ends
+    /// the feed.
+    func test_sync_anEmptyPageAfterAFullOne_keepsTheItemsCachedAfterIt() throws {
+        let nginx = try feedNginx()
+        let feed = ids(12)
+        try serve(nginx, ids: feed, limit: 4)
+        let env = environment(nginx.base, store: temporaryDirectory(self) + "/feed.sqlite")
+        XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env).status, 0)
+        XCTAssertEqual(cached(env).items, feed)
+
+        try #"{"items":[]}"#.write(toFile: nginx.root + "/pages/4-\(feed[3]).json", atomically: true, encoding: .utf8)
+        let run = sh(#"FEED_LOG=info "$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(cached(env).items, feed, run.stderr)
+        XCTAssertEqual(cached(env).data, 12)
+        XCTAssertTrue(run.stderr.contains("feed-sync: page 2: no items: the end of the feed, or the server no longer knows the item asked after; the items cached after it are kept\n"), run.stderr)
+        XCTAssertEqual(nginx.accessLog.filter { $0.contains("/img/") }.count, 12, "no image downloaded again")
+
+        try serve(nginx, ids: Array(feed[..<6]), limit: 4)
+        XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env).status, 0)
+        XCTAssertEqual(cached(env).items, Array(feed[..<6]), "a short page ends the feed")
+    }
+
     private func feedNginx() throws -> Nginx {
         try Nginx(test: self, locations: """
             location = /v1/feed { default_type application/json; rewrite ^ /pages/$arg_limit-$arg_after_id.json break; }

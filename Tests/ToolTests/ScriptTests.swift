@@ -354,19 +354,21 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home + "/.cache/essential-feed").count, 1)
     }
 
-    /// An expired cache counts no item: the page's items are all new (it
-    /// once said "-N new", the expired items the save dropped taken off).
+    /// An expired cache counts no item (it once said "-N new", the expired
+    /// items the save dropped taken off). The line says the cache's size,
+    /// not what is new ("0 new" for a page that brought new items and
+    /// dropped as many; found by the hunt).
     func test_feedSync_afterTheCacheExpired_countsThePagesItemsAsNew() throws {
         let server = try Served(test: self)
         let env = environment(server.base, store: temporaryDirectory(self) + "/feed.sqlite").merging(["FEED_LOG": "info"]) { $1 }
         let first = sh(#""$S/feed-sync" --limit 4 --now 2026-01-01T00:00:00Z"#, environment: env)
-        XCTAssertTrue(first.stderr.contains("feed-sync: page 1: 3 items, 3 new\n"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("feed-sync: page 1: 3 items; the cache went from 0 to 3 items\n"), first.stderr)
         // FEED_LOG in any case, as the tools read it: the script's own lines were missing at INFO.
         let again = sh(#"FEED_LOG=INFO "$S/feed-sync" --limit 4 --now 2026-01-01T00:01:00Z"#, environment: env)
-        XCTAssertTrue(again.stderr.contains("feed-sync: page 1: 3 items, 0 new\n"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("feed-sync: page 1: 3 items; the cache went from 3 to 3 items\n"), again.stderr)
         let expired = sh(#""$S/feed-sync" --limit 4 --now 2026-01-20T00:00:00Z"#, environment: env)
         XCTAssertEqual(expired.status, 0, expired.stderr)
-        XCTAssertTrue(expired.stderr.contains("feed-sync: page 1: 3 items, 3 new\n"), expired.stderr)
+        XCTAssertTrue(expired.stderr.contains("feed-sync: page 1: 3 items; the cache went from 0 to 3 items\n"), expired.stderr)
     }
 
     func test_everyScript_takesOptionValuesInBothForms() throws {

@@ -9,8 +9,8 @@ import Glibc
 /// `ALL_PROXY` for either scheme; `no_proxy` or `NO_PROXY` lists the hosts
 /// reached directly (`*` for all; a name matches itself and its
 /// subdomains, with or without a leading dot; an IP address matches
-/// itself, and `ADDRESS/BITS` the addresses of that block, as libcurl
-/// reads it), case-insensitively. The lower-case name wins; an empty value
+/// itself, and `ADDRESS/BITS` the IPv4 addresses of that block, as
+/// libcurl 7.88 reads it), case-insensitively. The lower-case name wins; an empty value
 /// counts as unset. Pure: the caller hands over the environment.
 public struct ProxySettings: Sendable, Equatable {
     /// The proxy URL for http:// requests, if any.
@@ -73,20 +73,17 @@ public struct ProxySettings: Sendable, Equatable {
 }
 
 extension ProxySettings {
-    /// Whether the IP address `host` lies in the block of `network`'s first
-    /// `bits` bits (both IPv4 or both IPv6).
+    /// Whether the IPv4 address `host` lies in the block of `network`'s
+    /// first `bits` bits, as libcurl 7.88 matches it: 0 bits, the address
+    /// itself; an IPv6 host (its brackets taken off before libcurl looks)
+    /// is matched by name only.
     static func address(_ host: String, isIn network: String, bits: Substring) -> Bool {
-        guard let count = Int(bits) else { return false }
-        var hostBytes = [UInt8](repeating: 0, count: 16), networkBytes = [UInt8](repeating: 0, count: 16)
-        for family in [AF_INET, AF_INET6] {
-            guard inet_pton(family, host, &hostBytes) == 1 else { continue }
-            guard inet_pton(family, network, &networkBytes) == 1 else { return false }
-            let width = family == AF_INET ? 32 : 128
-            guard (0...width).contains(count) else { return false }
-            for bit in 0..<count where (hostBytes[bit / 8] ^ networkBytes[bit / 8]) & UInt8(0x80 >> (bit % 8)) != 0 { return false }
-            return true
-        }
-        return false
+        guard var count = Int(bits), (0...32).contains(count) else { return false }
+        if count == 0 { count = 32 }
+        var hostBytes = [UInt8](repeating: 0, count: 4), networkBytes = [UInt8](repeating: 0, count: 4)
+        guard inet_pton(AF_INET, host, &hostBytes) == 1, inet_pton(AF_INET, network, &networkBytes) == 1 else { return false }
+        for bit in 0..<count where (hostBytes[bit / 8] ^ networkBytes[bit / 8]) & UInt8(0x80 >> (bit % 8)) != 0 { return false }
+        return true
     }
 }
 

@@ -260,6 +260,25 @@ final class CurlHTTPClientTests: HTTPClientTestCase, HTTPClientSpecs {
         }
     }
 
+    /// A request, once answered and let go by its caller, is let go by the
+    /// client too, with its body: each request's transfer was kept for good
+    /// by a cycle (found in review), its spool file open with it.
+    func test_get_keepsNothingOfARequestOnceItIsAnsweredAndLetGo() throws {
+        let server = try RawSocketServer.keepAlive("body")
+        defer { server.stop() }
+        let client = CurlHTTPClient(timeout: 5)
+        weak var weakTask: AnyObject?
+        let done = DispatchSemaphore(value: 0)
+        do {
+            let task = client.get(server.base + "/a") { _ in done.signal() }
+            weakTask = task as AnyObject
+            XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        }
+        let deadline = Date().addingTimeInterval(2)
+        while weakTask != nil, Date() < deadline { usleep(10_000) }
+        XCTAssertNil(weakTask, "the request is still held")
+    }
+
     /// A redirect to a scheme that is never followed: said as such (it
     /// read "Protocol "file" not supported or disabled in libcurl"; found
     /// by the hunt).

@@ -123,6 +123,30 @@ final class ProxyClientTests: XCTestCase {
         XCTAssertEqual(stopped.reason, .tooManyRedirects, stopped.message)
     }
 
+    /// The request's next hop is next in line: it joined the back of the
+    /// queue, behind requests that began after it (found in review).
+    func test_aRedirectToTheOtherScheme_goesOnBeforeTheRequestsWaiting() throws {
+        let (proxy, _) = try proxy()
+        let origin = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                if head.hasPrefix("GET /slow ") { usleep(800_000) }
+                let ok = head.hasPrefix("GET /first ") ? connection.respond(status: 301, "", headers: "Location: https://feed.example/next\r\n")
+                    : connection.respond("slow")
+                guard ok else { return }
+            }
+        }
+        defer { origin.stop() }
+        let client = CurlHTTPClient(timeout: 10, maxConnectionsPerHost: 1, proxies: ProxySettings(environment: ["https_proxy": "http://127.0.0.1:\(proxy.port)"]))
+        let order = Heads()
+        let done = DispatchGroup()
+        for path in ["/first", "/slow"] {
+            done.enter()
+            client.get(origin.base + path) { _ in order.append(path); done.leave() }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.all, ["/first", "/slow"])
+    }
+
     func test_noProxy_goesDirect() throws {
         let (proxy, heads) = try proxy()
         let origin = try RawSocketServer.keepAlive("direct")

@@ -341,7 +341,8 @@ extension JobTests {
     /// The lock is the save's, not the view's: a launch whose page is
     /// longer than a pipe holds, its output left unread (a pager left
     /// open), made a sync wait for as long as the page stayed open, and
-    /// fail at its --wait (75). Once the page is saved, the sync runs.
+    /// fail at its --wait (75). Once the page is saved, the sync runs (its
+    /// wait covers the save's last moments: the tee, the exit).
     func test_appLaunch_withItsPageLeftOpen_holdsTheLockOnlyWhileItSaves() throws {
         let fixtures = temporaryDirectory(self)
         let words = String(repeating: "a long description ", count: 20)
@@ -360,7 +361,7 @@ extension JobTests {
             until feed-cache info 2> /dev/null | grep -q '"items":300'; do
                 n=$((n + 1)); [ $n -lt 200 ] || break; sleep 0.05
             done
-            "$S/feed-sync" --limit 2 --wait 0 > /dev/null 2> "$D/sync.err"; echo "sync $?"
+            "$S/feed-sync" --limit 2 --wait 5 > /dev/null 2> "$D/sync.err"; echo "sync $?"
             : > "$D/read"; wait
             cat "$D/show" "$D/sync.err"
             [ "$(cat "$D/bytes")" -gt 65536 ] && echo "page over 64 KiB"

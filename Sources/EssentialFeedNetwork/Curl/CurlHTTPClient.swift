@@ -75,10 +75,13 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     private var proxyDependsOnScheme: Bool { proxies.http != proxies.https }
 
     /// A request and the transfers its redirects across schemes become:
-    /// cancelling it cancels the one in flight.
+    /// cancelling it cancels the one in flight. (Held weakly: the engine
+    /// holds a transfer while it runs, and the transfer's completion holds
+    /// this; held strongly, every request's transfer, body and spool file
+    /// were kept for good.)
     private final class Hops: HTTPClientTask, @unchecked Sendable {
         private let lock = Lock()
-        private var current: CurlTransfer?
+        private weak var current: CurlTransfer?
         private var cancelled = false
 
         func cancel() {
@@ -103,15 +106,19 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     /// schemes (see `proxyDependsOnScheme`) goes on from where it leads,
     /// without the URL's user information (its password was never for
     /// that origin; the new host's own .netrc entry is sent), and with the
-    /// same validators, as libcurl sends them on every redirect.
+    /// same validators, as libcurl sends them on every redirect: next in
+    /// line, by the deadline as the engine kept it (moved on for the time a
+    /// slow reader held it up).
     private func send(_ request: HTTPRequest, redirects: Int, deadline: UInt64, hops: Hops, redirected: Bool = false,
                       completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
         let box = CrossingBox()
         let transfer = CurlTransfer(request, limit: maxBodyBytes, spilling: spilling) { [self] result in
-            if case .failure = result, let crossing = box.transfer?.crossing {
+            // A failure completes on the engine's thread, whose the transfer's deadline is.
+            if case .failure = result, let ended = box.transfer, let crossing = ended.crossing {
                 box.transfer = nil
                 let next = HTTPRequest(crossing.url, ifNoneMatch: request.ifNoneMatch, ifModifiedSince: request.ifModifiedSince)
-                send(next, redirects: redirects - crossing.redirects, deadline: deadline, hops: hops, redirected: true, completion: completion)
+                let kept = ended.deadline == .max ? deadline : ended.deadline
+                send(next, redirects: redirects - crossing.redirects, deadline: kept, hops: hops, redirected: true, completion: completion)
                 return
             }
             box.transfer = nil
@@ -130,7 +137,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             },
             end: { [self] easy, code in outcome(of: easy, code, transfer) },
             deadline: deadline, timedOut: timedOut)
-        if !engine.add(job) { transfer.finish(.failure(HTTPFailure(.other, "cannot start libcurl"))) }
+        if !engine.add(job, first: redirected) { transfer.finish(.failure(HTTPFailure(.other, "cannot start libcurl"))) }
     }
 
     /// The transfer whose completion asks it where a redirect crossed to.

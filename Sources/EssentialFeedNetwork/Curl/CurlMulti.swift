@@ -72,11 +72,13 @@ final class CurlMulti: @unchecked Sendable {
     /// The engine's thread, once it runs.
     private var engineThread: pthread_t?
 
-    /// Runs `job` when a place is free; false when libcurl cannot be used at all.
-    func add(_ job: Job) -> Bool {
+    /// Runs `job` when a place is free (`first`: before every job waiting,
+    /// as the next step of a request that was running); false when libcurl
+    /// cannot be used at all.
+    func add(_ job: Job, first: Bool = false) -> Bool {
         let start: Bool? = lock.withLock {
             guard let multi else { return nil }
-            waiting.append(job)
+            if first { waiting.insert(job, at: 0) } else { waiting.append(job) }
             // From a completion (the engine's own thread), the loop takes it
             // next time round: no wake-up to send.
             if engineThread.map({ pthread_equal($0, pthread_self()) == 0 }) ?? true { curl_multi_wakeup(multi) }

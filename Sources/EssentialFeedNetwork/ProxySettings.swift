@@ -7,7 +7,7 @@ import Glibc
 /// (lower case only: `HTTP_PROXY` may come from a CGI request's `Proxy`
 /// header), `https_proxy` or `HTTPS_PROXY`, then `all_proxy` or
 /// `ALL_PROXY` for either scheme; `no_proxy` or `NO_PROXY` lists the hosts
-/// reached directly (`*` for all; a name matches itself and its
+/// reached directly (`*` alone for all; a name matches itself and its
 /// subdomains, with or without a leading dot; an IP address matches
 /// itself, and `ADDRESS/BITS` the IPv4 addresses of that block, as
 /// libcurl 7.88 reads it), case-insensitively. The lower-case name wins; an empty value
@@ -52,9 +52,11 @@ public struct ProxySettings: Sendable, Equatable {
         var host = host.lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.hasSuffix(".") { host.removeLast() }
-        for item in noProxy.split(separator: ",") {
-            var entry = item.trimmingBlanks().lowercased()
-            if entry == "*" { return true }
+        // As libcurl 7.88 reads it: `*` alone is every host; entries are
+        // separated by commas and blanks.
+        if noProxy == "*" { return true }
+        for item in noProxy.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }) {
+            var entry = item.lowercased()
             if entry.hasPrefix("["), entry.hasSuffix("]") { entry = String(entry.dropFirst().dropLast()) }
             while entry.hasPrefix(".") { entry.removeFirst() }
             if entry.hasSuffix(".") { entry.removeLast() }
@@ -84,15 +86,6 @@ extension ProxySettings {
         guard inet_pton(AF_INET, host, &hostBytes) == 1, inet_pton(AF_INET, network, &networkBytes) == 1 else { return false }
         for bit in 0..<count where (hostBytes[bit / 8] ^ networkBytes[bit / 8]) & UInt8(0x80 >> (bit % 8)) != 0 { return false }
         return true
-    }
-}
-
-private extension Substring {
-    func trimmingBlanks() -> String {
-        var s = self
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return String(s)
     }
 }
 

@@ -47,6 +47,9 @@ final class ProxySettingsTests: XCTestCase {
             XCTAssertEqual(settings.proxy(scheme: "http", host: host), "p:1", host)
         }
         XCTAssertEqual(ProxySettings(environment: ["http_proxy": "p:1", "no_proxy": "127.0.0.0/33,::/x"]).proxy(scheme: "http", host: "127.0.0.1"), "p:1")
+        // Blanks separate entries too; `*` is every host only alone (found in review).
+        XCTAssertNil(ProxySettings(environment: ["http_proxy": "p:1", "no_proxy": "10.0.0.0/8 192.168.0.0/16"]).proxy(scheme: "http", host: "192.168.3.4"))
+        XCTAssertEqual(ProxySettings(environment: ["http_proxy": "p:1", "no_proxy": "a.example,*"]).proxy(scheme: "http", host: "b.example"), "p:1")
     }
 
     func test_shown_namesHostAndPort_neverTheCredentials_defaultPort1080() {

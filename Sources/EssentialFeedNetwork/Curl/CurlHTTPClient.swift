@@ -113,8 +113,10 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
                       completion: @escaping @Sendable (Result<HTTPResult, HTTPFailure>) -> Void) {
         let box = CrossingBox()
         let transfer = CurlTransfer(request, limit: maxBodyBytes, spilling: spilling) { [self] result in
-            // A failure completes on the engine's thread, whose the transfer's deadline is.
-            if case .failure = result, let ended = box.transfer, let crossing = ended.crossing {
+            // (Cancelled meanwhile, it goes no further. The transfer's
+            // deadline was last written by the engine's thread, before the
+            // crossing was set under the transfer's lock.)
+            if case let .failure(failure) = result, failure.reason != .cancelled, let ended = box.transfer, let crossing = ended.crossing {
                 box.transfer = nil
                 let next = HTTPRequest(crossing.url, ifNoneMatch: request.ifNoneMatch, ifModifiedSince: request.ifModifiedSince)
                 let kept = ended.deadline == .max ? deadline : ended.deadline

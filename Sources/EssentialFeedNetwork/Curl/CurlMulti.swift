@@ -87,7 +87,11 @@ final class CurlMulti: @unchecked Sendable {
         }
         guard let start else { return false }
         if start, !startThread({ [self] in loop() }) {
-            lock.withLock { started = false }
+            // Not kept waiting: its transfer is failed by the caller.
+            lock.withLock {
+                started = false
+                waiting.removeAll { $0.transfer === job.transfer }
+            }
             return false
         }
         return true

@@ -38,11 +38,7 @@ final class JobTests: XCTestCase {
     /// by the hunt). They are kept; a page shorter but not empty still ends
     /// the feed.
     func test_sync_anEmptyPageAfterAFullOne_keepsTheItemsCachedAfterIt() throws {
-        let nginx = try feedNginx()
-        let feed = ids(12)
-        try serve(nginx, ids: feed, limit: 4)
-        let env = environment(nginx.base, store: temporaryDirectory(self) + "/feed.sqlite")
-        XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env).status, 0)
+        let (nginx, feed, env) = try syncedThreePages()
         XCTAssertEqual(cached(env).items, feed)
 
         try #"{"items":[]}"#.write(toFile: nginx.root + "/pages/4-\(feed[3]).json", atomically: true, encoding: .utf8)
@@ -56,6 +52,17 @@ final class JobTests: XCTestCase {
         try serve(nginx, ids: Array(feed[..<6]), limit: 4)
         XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env).status, 0)
         XCTAssertEqual(cached(env).items, Array(feed[..<6]), "a short page ends the feed")
+    }
+
+    /// nginx serving 12 items in pages of 4, and a SQLite store a first
+    /// `feed-sync --pages 3 --limit 4` filled from it.
+    private func syncedThreePages() throws -> (nginx: Nginx, feed: [String], env: [String: String]) {
+        let nginx = try feedNginx()
+        let feed = ids(12)
+        try serve(nginx, ids: feed, limit: 4)
+        let env = environment(nginx.base, store: temporaryDirectory(self) + "/feed.sqlite")
+        XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env).status, 0)
+        return (nginx, feed, env)
     }
 
     private func feedNginx() throws -> Nginx {
@@ -126,11 +133,7 @@ final class JobTests: XCTestCase {
     /// A change on the second page reaches the cache while the first page
     /// answers 304; a page shorter than the limit ends the cached feed.
     func test_sync_refreshesALaterPageWhileTheFirstIsUnchanged_andAShortPageEndsTheFeed() throws {
-        let nginx = try feedNginx()
-        let feed = ids(12)
-        try serve(nginx, ids: feed, limit: 4)
-        let env = environment(nginx.base, store: temporaryDirectory(self) + "/feed.sqlite")
-        XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env).status, 0)
+        let (nginx, feed, env) = try syncedThreePages()
 
         // Page 2 changes (its item 5 is gone); page 1 stays byte for byte.
         let page1 = try String(contentsOfFile: nginx.root + "/pages/4-.json", encoding: .utf8)

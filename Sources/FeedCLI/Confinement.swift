@@ -8,13 +8,14 @@ extension Tool {
     /// FEED_SANDBOX=off (a way to find out whether the confinement is what
     /// stops a tool, not a way to run without it). A kernel without Landlock
     /// or seccomp is said once, at debug level; the tool runs all the same.
-    public func confine(_ rules: SandboxRules) {
+    /// The rules are made only when they are put in place.
+    public func confine(_ rules: @autoclosure () -> SandboxRules) {
         if environment["FEED_SANDBOX"] == "off" {
             diagnostics.debug("sandbox: off (FEED_SANDBOX=off)")
         } else {
             var start = timespec(), end = timespec()
             clock_gettime(CLOCK_MONOTONIC, &start)
-            let outcome = Sandbox.confine(rules)
+            let outcome = Sandbox.confine(rules())
             clock_gettime(CLOCK_MONOTONIC, &end)
             if !outcome.missing.isEmpty { diagnostics.debug("sandbox: not confined by \(outcome.missing.joined(separator: "; "))") }
             let microseconds = (end.tv_sec - start.tv_sec) * 1_000_000 + (end.tv_nsec - start.tv_nsec) / 1000

@@ -74,26 +74,30 @@ extension SandboxRules {
     public static func linkedFiles(in directory: String, beyond readable: [String]) -> [String] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
-        let folders = readable.map(canonical).map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-        let here = canonical(directory)
+        let folder = dirfd(stream)
+        // Compared byte by byte: `String.hasPrefix` compares characters
+        // as Unicode does, and took most of the time here.
+        let folders = readable.map(canonical).map { Array(($0.hasSuffix("/") ? $0 : $0 + "/").utf8) }
+        func isCovered(_ path: String) -> Bool { folders.contains { path.utf8.starts(with: $0) } }
+        let hereIsCovered = isCovered(canonical(directory) + "/")
         var resolvedFolders: [String: String] = [:]
         var files: Set<String> = []
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         while let entry = readdir(stream) {
             guard entry.pointee.d_type == DT_LNK || entry.pointee.d_type == DT_UNKNOWN else { continue }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name != ".", name != ".." else { continue }
-            let path = directory + "/" + name
-            let length = readlink(path, &buffer, buffer.count - 1)
+            // Read by name in the open folder: no walk of its path for each.
+            let length = buffer.withUnsafeMutableBytes { readlinkat(folder, name, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
             // Not a link (a file, when the type was unknown): the folder's rule covers it.
             guard length > 0 else { continue }
-            let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let link = buffer[..<length]
             let target: String
-            if let slash = link.lastIndex(of: "/") {
+            if let slash = link.lastIndex(of: UInt8(ascii: "/")) {
                 // A link into another folder: that folder resolved (once),
                 // and the name in it, unless the name is a link again.
-                let folder = String(link[..<slash]), leaf = String(link[link.index(after: slash)...])
-                let from = folder.isEmpty ? "/" : (folder.hasPrefix("/") ? folder : directory + "/" + folder)
+                let into = String(decoding: link[..<slash], as: UTF8.self), leaf = String(decoding: link[(slash + 1)...], as: UTF8.self)
+                let from = into.isEmpty ? "/" : (into.hasPrefix("/") ? into : directory + "/" + into)
                 let resolved: String
                 if let known = resolvedFolders[from] {
                     resolved = known
@@ -106,10 +110,10 @@ extension SandboxRules {
                 target = lstat(joined, &status) == 0 && status.st_mode & S_IFMT != S_IFLNK ? joined : canonical(joined)
             } else {
                 // A name in this folder: that entry, read in its turn when it is a link.
-                guard !folders.contains(where: { (here + "/").hasPrefix($0) }) else { continue }
-                target = canonical(path)
+                guard !hereIsCovered else { continue }
+                target = canonical(directory + "/" + name)
             }
-            if !folders.contains(where: { target.hasPrefix($0) }) { files.insert(target) }
+            if !isCovered(target) { files.insert(target) }
         }
         return files.sorted()
     }

@@ -71,13 +71,23 @@ public final class PostgreSQLFeedStore: FeedStore {
             try lock(connection)
             let tx = PostgreSQLTransaction(connection)
             defer { tx.end() }
+            var target: any FeedStoreTransaction = tx
             switch try schemaState(connection) {
             case .missing: try createSchema(connection)
             case let .older(version): try migrate(from: version, connection)
-            case .damaged: try resetTables(connection)
+            case let .damaged(reason):
+                // As a damaged SQLite file: every read and write fails but
+                // deleting the cached feed (delete, validate, save), which
+                // makes the tables anew first (an append or save-images
+                // reset the store, its items and image data gone, and said
+                // nothing: found by the hunt).
+                target = UnreadableStoreTransaction(damaged(reason)) { [self] () throws(ErrorRecord) -> any FeedStoreTransaction in
+                    try resetTables(connection)
+                    return tx
+                }
             case .current: break
             }
-            let result = try body(tx)
+            let result = try body(target)
             try tx.commit()
             return result
         } catch {
@@ -190,8 +200,9 @@ public final class PostgreSQLFeedStore: FeedStore {
     enum SchemaState: Equatable {
         case missing
         /// Ours (its `store` table says so), with a table or a column of its
-        /// version missing: reset by the next write transaction, as the
-        /// SQLite store resets a damaged file of ours.
+        /// version missing: reset by the next write that deletes the cached
+        /// feed (delete, validate, save), as the SQLite store resets a
+        /// damaged file of ours; every other read or write fails.
         case damaged(String)
         /// An earlier version, read as it is and migrated by the next write
         /// transaction: 1, before each image kept when it was first cached;

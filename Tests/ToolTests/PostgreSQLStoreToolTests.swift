@@ -335,6 +335,29 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         }
     }
 
+    /// The writes that never reset a store (an append, image data) fail on
+    /// a damaged one and leave it as it is, as on a damaged SQLite file
+    /// (they reset it, items and image data gone, and exited 0).
+    func test_aStoreOfOursMissingAColumn_isNotResetByAnAppendOrSaveImages() throws {
+        let image = #"{"url":"http://h/image-0","status":200,"body_base64":"AAEC"}"#
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save-images", stdin: image + "\n").status, 0)
+        let rows = "SELECT (SELECT count(*) FROM essential_feed.feed_image) || ' ' || (SELECT count(*) FROM essential_feed.image_data)"
+        let before = try server.psql(rows, database: database)
+        XCTAssertNotEqual(before, "0 0\n")
+        try server.psql("ALTER TABLE essential_feed.feed_cache DROP COLUMN etag", database: database)
+        let more = #"{"id":"3AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/image-1"}"#
+        for (command, input) in [("save --append", more), ("save-images", image)] {
+            let run = sh("feed-cache --store \(quoted(store)) \(command)", stdin: input + "\n")
+            XCTAssertEqual(run.status, 74, command + ": " + run.stderr)
+            XCTAssertTrue(run.stderr.contains("damaged feed cache: columns missing: feed_cache.etag"), run.stderr)
+            XCTAssertEqual(try server.psql(rows, database: database), before, command)
+        }
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) delete").status, 0)
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save --append", stdin: more + "\n").status, 0)
+        XCTAssertEqual(sh("feed-cache --store \(quoted(store)) load < /dev/null").out, more + "\n")
+    }
+
     func test_aNewerSchemaVersion_isRefused74() throws {
         XCTAssertEqual(sh("feed-cache --store \(quoted(store)) save", stdin: Self.feedA).status, 0)
         try server.psql("UPDATE essential_feed.store SET schema_version = 4", database: database)

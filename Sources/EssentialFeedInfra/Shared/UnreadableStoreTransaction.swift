@@ -10,68 +10,93 @@ import EssentialFeed
 /// Files that are readable but not a feed cache (another application's
 /// database, JSON without the feed cache's format, a newer schema) never get
 /// here: the stores refuse them before running the transaction.
-final class UnreadableStoreTransaction: FeedStoreTransaction {
+///
+/// A store that can be reset where it lies, inside the transaction (a
+/// PostgreSQL schema of ours with a table or a column missing), gives
+/// `resettingStore`: it empties the store and returns the transaction to
+/// go on with. Without it the store is reset in memory (`resetSnapshot`),
+/// for the caller to write once the transaction is done.
+public final class UnreadableStoreTransaction: FeedStoreTransaction {
     let error: ErrorRecord
-    private var reset: FeedStoreSnapshotTransaction?
+    private let resettingStore: (() throws(ErrorRecord) -> any FeedStoreTransaction)?
+    private var reset: (any FeedStoreTransaction)?
+    private var snapshot: FeedStoreSnapshotTransaction?
 
-    init(_ error: ErrorRecord) {
+    public init(_ error: ErrorRecord, resettingStore: (() throws(ErrorRecord) -> any FeedStoreTransaction)? = nil) {
         self.error = error
+        self.resettingStore = resettingStore
     }
 
-    /// The content to replace the file with, when the transaction reset the store.
-    var resetSnapshot: FeedStoreSnapshot? { reset?.commit() }
+    /// The content to replace the file with, when the transaction reset the
+    /// store in memory.
+    var resetSnapshot: FeedStoreSnapshot? { snapshot?.commit() }
 
-    private func store() throws(ErrorRecord) -> FeedStoreSnapshotTransaction {
+    /// Whether the transaction reset the store.
+    public var didReset: Bool { reset != nil }
+
+    private func store() throws(ErrorRecord) -> any FeedStoreTransaction {
         guard let reset else { throw error }
         return reset
     }
 
-    func retrieve() throws(ErrorRecord) -> CachedFeed? {
+    public func makeCachedImageSpool() -> any CachedImageSpool {
+        (reset ?? FeedStoreSnapshotTransaction(FeedStoreSnapshot())).makeCachedImageSpool()
+    }
+
+    public func retrieve() throws(ErrorRecord) -> CachedFeed? {
         try store().retrieve()
     }
 
-    func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? {
+    public func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? {
         try store().retrieveHeader()
     }
 
-    func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
+    public func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) {
         try store().forEachCachedImage(body)
     }
 
-    func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
+    public func beginFeed(timestamp: Timestamp, keepingCachedImages: Bool) throws(ErrorRecord) -> any FeedImageWriter {
         try store().beginFeed(timestamp: timestamp, keepingCachedImages: keepingCachedImages)
     }
 
-    func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
+    public func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
         try store().retrieveImageData(for: url)
     }
 
-    func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+    public func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
         try store().cachedImageDataURLs()
     }
 
-    func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
+    public func insert(_ feed: [FeedImage], timestamp: Timestamp) throws(ErrorRecord) {
         try store().insert(feed, timestamp: timestamp)
     }
 
-    func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
+    public func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
         try store().insertImageData(data, for: url)
     }
 
-    func retrieveValidators() throws(ErrorRecord) -> FeedValidators? {
+    public func retrieveValidators() throws(ErrorRecord) -> FeedValidators? {
         try store().retrieveValidators()
     }
 
-    func setValidators(_ validators: FeedValidators?) throws(ErrorRecord) {
+    public func setValidators(_ validators: FeedValidators?) throws(ErrorRecord) {
         try store().setValidators(validators)
     }
 
-    func touchCachedFeed(timestamp: Timestamp) throws(ErrorRecord) -> Bool {
+    public func touchCachedFeed(timestamp: Timestamp) throws(ErrorRecord) -> Bool {
         try store().touchCachedFeed(timestamp: timestamp)
     }
 
-    func deleteCachedFeed() throws(ErrorRecord) {
-        if reset == nil { reset = FeedStoreSnapshotTransaction(FeedStoreSnapshot()) }
+    public func deleteCachedFeed() throws(ErrorRecord) {
+        if reset == nil {
+            if let resettingStore {
+                reset = try resettingStore()
+            } else {
+                let emptied = FeedStoreSnapshotTransaction(FeedStoreSnapshot())
+                snapshot = emptied
+                reset = emptied
+            }
+        }
         try store().deleteCachedFeed()
     }
 }

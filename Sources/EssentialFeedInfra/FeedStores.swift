@@ -211,10 +211,36 @@ public enum FeedStores {
     }
 
     /// The usage error of a store named by a URL that is no PostgreSQL
-    /// database's (checked with the options, before anything is done); nil
-    /// for any other name.
+    /// database's, or by a PostgreSQL URI that libpq would misread (checked
+    /// with the options, before anything is done); nil for any other name.
     public static func urlProblem(_ store: String) -> ErrorRecord? {
-        isURL(store) && !isPostgreSQL(store) ? notAStore(store) : nil
+        if isPostgreSQL(store) { return misread(postgreSQLURI: Array(store.utf8)) }
+        return isURL(store) ? notAStore(store) : nil
+    }
+
+    /// The usage error of a PostgreSQL URI that libpq would read otherwise
+    /// than it was written, and quote in pieces: an `@` past the one that
+    /// ends the user information, before the parameters (libpq ends the
+    /// user information at the first `@` or `/`, so a password's `@` or `/`
+    /// left as it is makes the rest of it a host, a port or a database name,
+    /// which its messages showed: `postgresql://u:p@ss@host` failed as
+    /// "could not translate host name "ss@host"", and the password went
+    /// first to a host named after part of it); or a parameter without `=`
+    /// (a value's `&`, which libpq quotes as a parameter). The message does
+    /// not show the URI.
+    private static func misread(postgreSQLURI text: [UInt8]) -> ErrorRecord? {
+        guard let schemeEnd = (0..<max(0, text.count - 2)).first(where: { text[$0] == 0x3A && text[$0 + 1] == 0x2F && text[$0 + 2] == 0x2F }) else { return nil }
+        let start = schemeEnd + 3
+        var afterUserInfo = start
+        if let stop = text[start...].firstIndex(where: { $0 == 0x40 || $0 == 0x2F }), text[stop] == 0x40 { afterUserInfo = stop + 1 }
+        let query = text[afterUserInfo...].firstIndex(of: 0x3F) ?? text.count
+        if text[afterUserInfo..<query].contains(0x40) {
+            return ErrorRecord(.usage, "store: a PostgreSQL URI with an @ past its user information: write an @ or a / of a user name, password or database name as %40 or %2F (the URI is not shown: it may hold a password)")
+        }
+        if query < text.count, text[(query + 1)...].split(separator: 0x26).contains(where: { !$0.contains(0x3D) }) {
+            return ErrorRecord(.usage, "store: a PostgreSQL URI with a parameter without =: write an & of a value as %26 (the URI is not shown: it may hold a password)")
+        }
+        return nil
     }
 
     private static func notAStore(_ path: String) -> ErrorRecord {

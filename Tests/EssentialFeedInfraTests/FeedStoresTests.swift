@@ -107,4 +107,23 @@ final class FeedStoresTests: XCTestCase {
         XCTAssertEqual(FeedStores.masking(passwordsOf: "postgresql://u:50%25off@h/db", in: #"invalid token: "50%25off" (50%off)"#),
                        #"invalid token: "***" (***)"#)
     }
+
+    /// A URI libpq would read otherwise than it was written (an unencoded
+    /// `@` or `/` of a password, an `&` of a value) is a usage error that
+    /// shows none of it; an `@` in a parameter's value, or encoded, is not.
+    func test_urlProblem_refusesAPostgreSQLURIWhosePasswordLibpqWouldSplit_withoutShowingIt() throws {
+        for store in ["postgresql://feedw:p@ssw0rd@nohost.invalid/db", "postgresql://feedw:S3cr@t/pw@127.0.0.1/db",
+                      "postgres://feedw:pa55/word@127.0.0.1", "postgresql://u:p@w?x@host", "postgresql://h/db?password=abc&XYZsecret",
+                      "postgresql://host/my@db"] {
+            let problem = try XCTUnwrap(FeedStores.urlProblem(store), store)
+            XCTAssertEqual(problem.kind, .usage, store)
+            for piece in ["ssw0rd", "S3cr", "t/pw", "pa55", "XYZsecret", "abc", "my@db", "nohost", "127.0.0.1"] {
+                XCTAssertFalse(problem.message.contains(piece), "\(store): \(problem.message)")
+            }
+        }
+        for store in ["postgresql://u:p%40ss%2Fw@h:5432/db?application_name=me@box&sslmode=disable", "postgresql:///db?host=/tmp/s",
+                      "postgresql://u:pa?ss@host/db", "postgresql://h/db?", "postgresql://u@h", "postgres://h/db?a=1&&b=2"] {
+            XCTAssertNil(FeedStores.urlProblem(store), store)
+        }
+    }
 }

@@ -192,6 +192,22 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(sh("cd \(quoted(dir)) && feed-cache --store ./mysql://x save", stdin: feedA).status, 0, "a path written as a path is one")
     }
 
+    /// A PostgreSQL URI whose password has an `@` or `/` left as it is:
+    /// libpq would take the rest of the password for a host or a database
+    /// and quote it ("could not translate host name "ss@…""); it is a usage
+    /// error that shows none of it, given or from FEED_STORE (found by the hunt).
+    func test_store_aPostgreSQLURIWithAnUnencodedAtInItsPassword_isAUsageError_thatShowsNoneOfIt() throws {
+        let url = "postgresql://feed:p@ssw0rd@nohost.invalid/feed"
+        let given = sh("feed-cache --store \(quoted(url)) info")
+        let environment = sh("feed-cache load < /dev/null", environment: ["FEED_STORE": url])
+        for run in [given, environment] {
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertTrue(run.stderr.contains("an @ past its user information"), run.stderr)
+            XCTAssertFalse(run.stderr.contains("ssw0rd") || run.out.contains("ssw0rd") || run.stderr.contains("nohost"), run.stderr)
+            XCTAssertTrue(run.stderr.hasSuffix("feed-cache: try 'feed-cache --help'\n"), run.stderr)
+        }
+    }
+
     func test_save_SIGTERMWhileReadingChangesNothingAndExits143() {
         var first = true
         forEachStore { store in

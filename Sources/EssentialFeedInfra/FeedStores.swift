@@ -151,11 +151,15 @@ public enum FeedStores {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// Where the URI `text` goes on after its `scheme://`.
+    private static func afterScheme(_ text: [UInt8]) -> Int? {
+        (0..<max(0, text.count - 2)).first { text[$0] == 0x3A && text[$0 + 1] == 0x2F && text[$0 + 2] == 0x2F }.map { $0 + 3 }
+    }
+
     /// Where the passwords of the PostgreSQL URI `text` lie, in order.
     private static func passwordRanges(in text: [UInt8]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
-        guard let schemeEnd = (0..<max(0, text.count - 2)).first(where: { text[$0] == 0x3A && text[$0 + 1] == 0x2F && text[$0 + 2] == 0x2F }) else { return [] }
-        let start = schemeEnd + 3
+        guard let start = afterScheme(text) else { return [] }
         // libpq looks for the user information up to the first `/` only
         // (a `?`, a `#` or a space before it is the password's); hiding up
         // to the last `@` there hides at least what it reads.
@@ -165,20 +169,44 @@ public enum FeedStores {
             if let colon = text[start..<at].firstIndex(of: 0x3A) { ranges.append((colon + 1)..<at) }
             afterUserInfo = at + 1
         }
-        // The parameters: NAME=VALUE pairs after the first `?` past the
-        // user information, split at `&` (a `#` is a value's, as libpq reads it).
-        let queryEnd = text.count
-        guard let question = text[afterUserInfo...].firstIndex(of: 0x3F) else { return ranges }
-        var i = question + 1
-        while i < queryEnd {
-            let pairEnd = text[i..<queryEnd].firstIndex(of: 0x26) ?? queryEnd
-            if let equals = text[i..<pairEnd].firstIndex(of: 0x3D),
-               percentDecoded(text[i..<equals]).map({ $0 | 0x20 }) == Array("password".utf8) {
-                ranges.append((equals + 1)..<pairEnd)
-            }
-            i = pairEnd + 1
+        for (name, value) in parameters(in: text, from: afterUserInfo)
+        where percentDecoded(text[name]).map({ $0 | 0x20 }) == Array("password".utf8) {
+            ranges.append(value)
         }
         return ranges
+    }
+
+    /// The parameters of the PostgreSQL URI `text` (NAME=VALUE pairs after
+    /// the first `?` past `from`, the end of the user information, split at
+    /// `&`; a `#` is a value's, as libpq reads it): where each name and
+    /// value lie.
+    private static func parameters(in text: [UInt8], from: Int) -> [(name: Range<Int>, value: Range<Int>)] {
+        guard let question = text[from...].firstIndex(of: 0x3F) else { return [] }
+        var pairs: [(name: Range<Int>, value: Range<Int>)] = []
+        var i = question + 1
+        while i < text.count {
+            let pairEnd = text[i...].firstIndex(of: 0x26) ?? text.count
+            if let equals = text[i..<pairEnd].firstIndex(of: 0x3D) { pairs.append((i..<equals, (equals + 1)..<pairEnd)) }
+            i = pairEnd + 1
+        }
+        return pairs
+    }
+
+    /// The files the parameters of the PostgreSQL URI `store` name, which
+    /// libpq reads as it connects (`passfile`, and the `ssl…` certificates,
+    /// key and revocation lists), percent-decoded: the sandbox lets it.
+    public static func filesNamed(byPostgreSQLURI store: String) -> [String] {
+        guard isPostgreSQL(store) else { return [] }
+        let text = Array(store.utf8)
+        guard let start = afterScheme(text) else { return [] }
+        let end = text[start...].firstIndex(of: 0x2F) ?? text.count
+        let afterUserInfo = text[start..<end].lastIndex(of: 0x40).map { $0 + 1 } ?? start
+        let named: Set<String> = ["passfile", "sslrootcert", "sslcert", "sslkey", "sslcrl", "sslcrldir"]
+        return parameters(in: text, from: afterUserInfo).compactMap { name, value in
+            guard named.contains(String(decoding: percentDecoded(text[name]), as: UTF8.self)) else { return nil }
+            let path = String(decoding: percentDecoded(text[value]), as: UTF8.self)
+            return path.isEmpty ? nil : path
+        }
     }
 
     /// `bytes` with each `%XY` decoded (a `%` not followed by two hex digits kept).
@@ -229,8 +257,7 @@ public enum FeedStores {
     /// (a value's `&`, which libpq quotes as a parameter). The message does
     /// not show the URI.
     private static func misread(postgreSQLURI text: [UInt8]) -> ErrorRecord? {
-        guard let schemeEnd = (0..<max(0, text.count - 2)).first(where: { text[$0] == 0x3A && text[$0 + 1] == 0x2F && text[$0 + 2] == 0x2F }) else { return nil }
-        let start = schemeEnd + 3
+        guard let start = afterScheme(text) else { return nil }
         var afterUserInfo = start
         if let stop = text[start...].firstIndex(where: { $0 == 0x40 || $0 == 0x2F }), text[stop] == 0x40 { afterUserInfo = stop + 1 }
         let query = text[afterUserInfo...].firstIndex(of: 0x3F) ?? text.count

@@ -40,8 +40,12 @@ struct CacheContext {
             let home = environment["HOME"].map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? "/nonexistent/"
             rules = .connecting(environment: environment)
             rules.readable += [home + ".pgpass", home + ".pg_service.conf", home + ".postgresql", "/etc/postgresql-common", "/etc/krb5.conf"]
-            rules.readable += ["PGPASSFILE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLROOTCERT", "PGSSLCERT", "PGSSLKEY", "PGSSLCRL", "KRB5_CONFIG"]
+            rules.readable += ["PGPASSFILE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLROOTCERT", "PGSSLCERT", "PGSSLKEY", "PGSSLCRL", "PGSSLCRLDIR", "KRB5_CONFIG"]
                 .compactMap { environment[$0] }.filter { !$0.isEmpty }
+            // And those the URI's own parameters name (`passfile=`,
+            // `sslrootcert=`, ...): libpq could not read them, and a store that
+            // psql reached was "no password supplied" (found by the hunt).
+            rules.readable += FeedStores.filesNamed(byPostgreSQLURI: path)
         } else {
             if command == "save" || command == "save-images" { FeedStores.prepareFolder(of: path) }
             rules.writable.append(FeedStores.folder(of: path))

@@ -180,6 +180,22 @@ final class SandboxTests: XCTestCase {
                        "feed-cache: sandbox probe: open \(dir)/outside: Permission denied")
     }
 
+    /// With a PostgreSQL store, libpq may read the files its URI's own
+    /// parameters name (`passfile=`, `sslrootcert=`, ...), percent-decoded,
+    /// wherever they lie, and no other (a passfile outside the folders
+    /// allowed was "no password supplied": found by the hunt).
+    func test_feedCache_mayReadTheFilesItsPostgreSQLURINames() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        let dir = temporaryDirectory(self)
+        try FileManager.default.createDirectory(atPath: dir + "/t", withIntermediateDirectories: true)
+        for name in ["pass file", "ca.crt", "key", "other"] { try "x".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8) }
+        let store = "postgresql://u@127.0.0.1:1/db?passfile=\(dir)/pass%20file&sslrootcert=\(dir)/ca.crt&sslmode=verify-full&sslkey=\(dir)/key"
+        for (file, outcome) in [("pass file", "allowed"), ("ca.crt", "allowed"), ("key", "allowed"), ("other", "Permission denied")] {
+            XCTAssertEqual(probe("feed-cache", "--store '\(store)' info", environment: ["TMPDIR": dir + "/t", "FEED_TEST_SANDBOX_PROBE_FILE": dir + "/" + file]).first,
+                           "feed-cache: sandbox probe: open \(dir)/\(file): \(outcome)")
+        }
+    }
+
     /// feed-fetch may make sockets (to connect); feed-serve none, its
     /// listening one made before it is confined (it could send datagrams,
     /// and connect through io_uring; found by the hunt); neither io_uring,

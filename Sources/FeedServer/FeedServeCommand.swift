@@ -160,11 +160,11 @@ public enum FeedServeCommand: Equatable, Sendable {
       *.json) is replaced by the base URL, e.g. "image":"{{base}}/cat.png".
 
     Faults (for every request):
-      --delay MS        wait MS milliseconds before responding
+      --delay MS        wait MS milliseconds (a day at most) before responding
       --status N        answer with status N (200-599), the body unchanged
       --truncate N      announce the full Content-Length, send N body bytes, close
       --reset           reset the connection (TCP RST) after reading the request
-      --drip MS         send the body one byte every MS milliseconds
+      --drip MS         send the body a byte every MS milliseconds (a day at most)
       --hang            send the status line and one header, then nothing
       --redirect N      answer 302 N times before the real response
       --big BYTES       pad JSON object bodies with a "pad" member to BYTES bytes

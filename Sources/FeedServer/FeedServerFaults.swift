@@ -13,11 +13,11 @@
 ///
 /// | item | effect |
 /// | --- | --- |
-/// | `delay=MS` | wait MS milliseconds before responding |
+/// | `delay=MS` | wait MS milliseconds (at most a day) before responding |
 /// | `status=N` | answer with status N (200–599); the body is the normal one |
 /// | `truncate=N` | announce the full `Content-Length`, send only N bytes of the body, then close |
 /// | `reset` | after reading the request, close the connection with a TCP reset |
-/// | `drip=MS` | send the body one byte every MS milliseconds |
+/// | `drip=MS` | send the body one byte every MS milliseconds (at most a day) |
 /// | `hang` | send the status line and one header, then nothing until the client closes or the server stops |
 /// | `redirect=N` | answer 302 with a `Location` to the same URL with `redirect=N-1` (N = 0 answers normally) |
 /// | `big=BYTES` | pad a JSON object body with a `"pad"` member to exactly BYTES bytes (when it is smaller) |
@@ -60,6 +60,9 @@ public struct FeedServerFaults: Sendable, Equatable {
         self.big = big
     }
 
+    /// The longest `delay` or `drip`, in milliseconds: a day.
+    public static let longestWait = 86_400_000
+
     /// The names of the fault items, as written in a spec.
     public static let names = ["delay", "status", "truncate", "reset", "drip", "hang", "redirect", "big"]
 
@@ -91,11 +94,13 @@ public struct FeedServerFaults: Sendable, Equatable {
             }
         }
         switch name {
-        case "delay": delay = try number("a number of milliseconds")
+        // At most a day: a wait past 7.4e12 ms overflowed Foundation's
+        // deadline, and the trap ended the server (found by the hunt).
+        case "delay": delay = try number("a number of milliseconds", range: 0...Self.longestWait)
         case "status": status = try number("a status code", range: 200...599)
         case "truncate": truncate = try number("a number of bytes")
         case "reset": reset = try flag()
-        case "drip": drip = try number("a number of milliseconds")
+        case "drip": drip = try number("a number of milliseconds", range: 0...Self.longestWait)
         case "hang": hang = try flag()
         case "redirect": redirect = try number("a number of redirects")
         case "big": big = try number("a number of bytes")

@@ -12,11 +12,12 @@ final class FeedServerConfigurationTests: FeedServerTestCase {
         XCTAssertEqual(faults, FeedServerFaults(delay: 1, status: 502, truncate: 3, reset: true, drip: 4, hang: true, redirect: 5, big: 6))
         XCTAssertEqual(try FeedServerFaults(spec: faults.spec), faults)
         XCTAssertEqual(try FeedServerFaults(spec: ""), FeedServerFaults())
+        XCTAssertEqual(try FeedServerFaults(spec: "delay=86400000,drip=86400000"), FeedServerFaults(delay: 86_400_000, drip: 86_400_000))
         XCTAssertTrue(try FeedServerFaults(spec: ",,").isEmpty)
     }
 
     func test_faultSpec_rejectsUnknownItemsAndBadValues() {
-        for spec in ["nope", "delay", "delay=", "delay=1.5", "delay=-3", "status=abc", "status=1000", "hang=yes", "big=1e3"] {
+        for spec in ["nope", "delay", "delay=", "delay=1.5", "delay=-3", "status=abc", "status=1000", "hang=yes", "big=1e3", "delay=86400001", "drip=86400001"] {
             XCTAssertThrowsError(try FeedServerFaults(spec: spec), spec)
         }
     }

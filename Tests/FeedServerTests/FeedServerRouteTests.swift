@@ -236,4 +236,16 @@ final class FeedServerRouteTests: FeedServerTestCase {
         XCTAssertEqual(server.receivedRequests.map(\.target), ["/v1/feed?limit=1", "/image-0"])
         XCTAssertEqual(server.receivedRequests.map(\.method), ["GET", "HEAD"])
     }
+
+    /// A server that does not record requests keeps none (feed-serve's:
+    /// each request's target was kept for good).
+    func test_receivedRequests_areNotKept_unlessRecorded() throws {
+        let server = FeedServer(fixtures: .acceptance)
+        _ = try server.start()
+        defer { server.stop() }
+
+        _ = try get("/v1/feed?limit=1", port: server.port)
+
+        XCTAssertEqual(server.receivedRequests.count, 0)
+    }
 }

@@ -14,7 +14,7 @@ class FeedServerTestCase: XCTestCase {
         fixtures: FeedServerFixtures = .acceptance, faults: FeedServerFaults = .init(),
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> (server: FeedServer, port: UInt16, base: String) {
-        let server = FeedServer(fixtures: fixtures, faults: faults)
+        let server = FeedServer(fixtures: fixtures, faults: faults, recordsRequests: true)
         let base = try server.start()
         addTeardownBlock { server.stop() }
         XCTAssertEqual(base, "http://127.0.0.1:\(server.port)", file: file, line: line)

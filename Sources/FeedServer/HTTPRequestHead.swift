@@ -47,18 +47,22 @@ struct HTTPRequestHead: Equatable {
     /// Parses a request head from the start of `bytes`.
     ///
     /// Lines may end in CRLF or a bare LF; empty lines before the request line
-    /// are skipped. A head longer than `limit` bytes fails with 431 (414 when
-    /// the request line alone is that long).
+    /// are skipped, and count towards the limit. A head longer than `limit`
+    /// bytes fails with 431 (414 when the request line alone is that long,
+    /// 400 when empty lines are).
     static func parse(_ bytes: [UInt8], limit: Int) -> ParseResult {
         var start = 0
         while start < bytes.count, bytes[start] == cr || bytes[start] == lf { start += 1 }
+        // Without a bound, megabytes of them were kept and scanned again at
+        // each read, the idle timeout never met (found by the hunt).
+        if start > limit { return .failure(status: 400, message: "more than \(limit) bytes of empty lines before the request line") }
 
         // Find the blank line that ends the head.
         var lines: [ArraySlice<UInt8>] = []
         var lineStart = start
         var end: Int?
         var index = start
-        while index < bytes.count, index - start <= limit {
+        while index < bytes.count, index <= limit {
             if bytes[index] == lf {
                 var line = bytes[lineStart..<index]
                 if line.last == cr { line = line.dropLast() }
@@ -69,14 +73,14 @@ struct HTTPRequestHead: Equatable {
             index += 1
         }
         guard let end else {
-            if index - start > limit {
+            if index > limit {
                 return lines.isEmpty
                     ? .failure(status: 414, message: "request line longer than \(limit) bytes")
                     : .failure(status: 431, message: "request head longer than \(limit) bytes")
             }
             return .incomplete
         }
-        if end - start > limit {
+        if end > limit {
             return .failure(status: 431, message: "request head longer than \(limit) bytes")
         }
 

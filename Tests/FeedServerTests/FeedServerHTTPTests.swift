@@ -104,6 +104,24 @@ final class FeedServerHTTPTests: FeedServerTestCase {
         XCTAssertEqual(connection.readResponse()?.status, 414)
     }
 
+    /// Empty lines before the request line count towards the head's limit:
+    /// megabytes of them were kept, and scanned again at each read.
+    func test_emptyLinesBeforeTheRequestLine_countTowardsTheLimit() throws {
+        let (_, port, _) = try makeServer()
+        let few = try XCTUnwrap(RawHTTPConnection(port: port))
+        few.send("\r\n\r\nGET /v1/feed?limit=1 HTTP/1.1\r\n\r\n")
+        XCTAssertEqual(few.readResponse()?.status, 200)
+
+        let many = try XCTUnwrap(RawHTTPConnection(port: port))
+        many.send(String(repeating: "\r\n", count: 10000) + "GET /v1/feed?limit=1 HTTP/1.1\r\n\r\n")
+        XCTAssertEqual(many.readResponse()?.status, 400)
+        XCTAssertTrue(many.isClosedByServer())
+        // Just within it, a request whose head reaches past it with them.
+        let past = try XCTUnwrap(RawHTTPConnection(port: port))
+        past.send(String(repeating: "\r\n", count: 8000) + "GET /v1/feed?limit=1 HTTP/1.1\r\nX-Filler: " + String(repeating: "x", count: 500) + "\r\n\r\n")
+        XCTAssertEqual(past.readResponse()?.status, 431)
+    }
+
     func test_absoluteFormTargets_areServedLikeOriginForm() throws {
         let (server, port, _) = try makeServer()
         let connection = try XCTUnwrap(RawHTTPConnection(port: port))

@@ -61,7 +61,10 @@ public final class FeedServer: @unchecked Sendable {
     static let maximumConnections = 256
     static let headLimit = 16 * 1024
     static let bodyLimit = 1 << 20
-    static let idleTimeoutSeconds = 30
+    /// How long a request may take to arrive whole (its head and body),
+    /// from the connection's start or the last response; also how long a
+    /// send may wait for the client to read.
+    private let timeout: Double
 
     private let log: (@Sendable (String) -> Void)?
     /// Guards every variable below and signals their changes.
@@ -87,11 +90,18 @@ public final class FeedServer: @unchecked Sendable {
     ///     kept, for `receivedRequests` (tests); feed-serve keeps none (each
     ///     request's were kept for good: 6,000 requests of 16 KiB targets took
     ///     94 MiB, found by the hunt).
-    public init(fixtures: FeedServerFixtures, faults: FeedServerFaults = .init(), log: (@Sendable (String) -> Void)? = nil, recordsRequests: Bool = false) {
+    ///   - timeout: how long a request may take to arrive whole, its head
+    ///     and body, from the connection's start or the last response
+    ///     (seconds; an idle connection is closed then too). With a bound
+    ///     on each read only, a client that sent a byte of its head every
+    ///     10 s held its connection for good, and 256 such held every place.
+    public init(fixtures: FeedServerFixtures, faults: FeedServerFaults = .init(), log: (@Sendable (String) -> Void)? = nil,
+                recordsRequests: Bool = false, timeout: Double = 30) {
         self.currentFixtures = fixtures
         self.currentFaults = faults
         self.log = log
         self.recordsRequests = recordsRequests
+        self.timeout = timeout
     }
 
     /// The fixtures served; may be replaced while running (new requests see the new set).
@@ -229,11 +239,12 @@ public final class FeedServer: @unchecked Sendable {
         configure(fd)
         var buffer: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        var deadline = Self.now() + UInt64(timeout * 1e9)
 
         while true {
             switch HTTPRequestHead.parse(buffer, limit: Self.headLimit) {
             case .incomplete:
-                guard receive(fd, into: &buffer, scratch: &scratch) else { return }
+                guard receive(fd, into: &buffer, scratch: &scratch, by: deadline) else { return }
             case let .failure(status, message):
                 reject(fd, status, message, request: "- -")
                 return
@@ -251,13 +262,15 @@ public final class FeedServer: @unchecked Sendable {
                 }
                 var left = length
                 while left > 0 {
-                    if buffer.isEmpty, !receive(fd, into: &buffer, scratch: &scratch) { return }
+                    if buffer.isEmpty, !receive(fd, into: &buffer, scratch: &scratch, by: deadline) { return }
                     let count = min(left, buffer.count)
                     buffer.removeFirst(count)
                     left -= count
                 }
                 switch respond(to: head, on: fd) {
-                case .keepOpen: continue
+                case .keepOpen:
+                    deadline = Self.now() + UInt64(timeout * 1e9)
+                    continue
                 case .close: return
                 case .reset:
                     graceful = false
@@ -341,14 +354,25 @@ public final class FeedServer: @unchecked Sendable {
     private func configure(_ fd: Int32) {
         var yes: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var timeout = timeval(tv_sec: Self.idleTimeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var wait = Self.socketTimeout(nanoseconds: UInt64(timeout * 1e9))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// Appends what arrives to `buffer`; false on end of stream, timeout or error.
-    private func receive(_ fd: Int32, into buffer: inout [UInt8], scratch: inout [UInt8]) -> Bool {
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// `nanoseconds` as a socket's timeout: at least a microsecond (0 is none).
+    private static func socketTimeout(nanoseconds: UInt64) -> timeval {
+        timeval(tv_sec: Int(nanoseconds / 1_000_000_000), tv_usec: max(1, Int(nanoseconds % 1_000_000_000 / 1000)))
+    }
+
+    /// Appends what arrives to `buffer`; false on end of stream, error, or
+    /// `deadline` (`DispatchTime` nanoseconds) met first.
+    private func receive(_ fd: Int32, into buffer: inout [UInt8], scratch: inout [UInt8], by deadline: UInt64) -> Bool {
         while true {
+            let now = Self.now()
+            guard now < deadline else { return false }
+            var wait = Self.socketTimeout(nanoseconds: deadline - now)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
             let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 buffer += scratch[..<count]

@@ -127,6 +127,33 @@ final class FeedServerLifecycleTests: FeedServerTestCase {
             return "\(fd) \(target)"
         })
     }
+
+    /// A request must arrive whole within the timeout: a client that sends
+    /// a byte of its head at a time, each well within it, is closed at it
+    /// (a bound on each read only kept such a client's place for good); an
+    /// idle kept-alive connection too, and other clients are served.
+    func test_aRequestThatTrickles_isClosedAtTheTimeout() throws {
+        let server = FeedServer(fixtures: .acceptance, timeout: 1)
+        _ = try server.start()
+        defer { server.stop() }
+        let port = server.port
+
+        let slow = try XCTUnwrap(RawHTTPConnection(port: port))
+        let idle = try XCTUnwrap(RawHTTPConnection(port: port))
+        idle.request("/v1/feed?limit=1")
+        XCTAssertEqual(idle.readResponse()?.status, 200)
+        let started = Date()
+        var sent = slow.send("GET /v1/feed HTTP/1.1\r\n")
+        while sent, Date().timeIntervalSince(started) < 4 {
+            Thread.sleep(forTimeInterval: 0.2)
+            sent = slow.send("X")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the trickle was cut at the timeout")
+        XCTAssertTrue(idle.isClosedByServer())
+        let other = try XCTUnwrap(RawHTTPConnection(port: port))
+        other.request("/v1/feed?limit=1")
+        XCTAssertEqual(other.readResponse()?.status, 200)
+    }
 }
 
 /// Lines collected from any thread.

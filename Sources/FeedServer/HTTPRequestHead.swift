@@ -99,6 +99,11 @@ struct HTTPRequestHead: Equatable {
             }
             head.fields.append(field)
         }
+        // RFC 9112, 3.2: an HTTP/1.1 request without a Host field, and any
+        // with more than one, get 400 (they got 200: found by the hunt).
+        let hosts = head.fields.lazy.filter { $0.name.caseInsensitiveCompare("Host") == .orderedSame }.count
+        if hosts > 1 { return .failure(status: 400, message: "more than one Host field") }
+        if hosts == 0, head.minorVersion >= 1 { return .failure(status: 400, message: "no Host field (HTTP/1.1 requires one)") }
         return .complete(head, consumed: end)
     }
 

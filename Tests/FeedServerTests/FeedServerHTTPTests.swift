@@ -79,7 +79,7 @@ final class FeedServerHTTPTests: FeedServerTestCase {
         let (_, port, _) = try makeServer()
         let connection = try XCTUnwrap(RawHTTPConnection(port: port))
 
-        connection.send("POST /v1/feed HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+        connection.send("POST /v1/feed HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
 
         XCTAssertEqual(connection.readResponse()?.status, 501)
     }
@@ -109,26 +109,41 @@ final class FeedServerHTTPTests: FeedServerTestCase {
     func test_emptyLinesBeforeTheRequestLine_countTowardsTheLimit() throws {
         let (_, port, _) = try makeServer()
         let few = try XCTUnwrap(RawHTTPConnection(port: port))
-        few.send("\r\n\r\nGET /v1/feed?limit=1 HTTP/1.1\r\n\r\n")
+        few.send("\r\n\r\nGET /v1/feed?limit=1 HTTP/1.1\r\nHost: h\r\n\r\n")
         XCTAssertEqual(few.readResponse()?.status, 200)
 
         let many = try XCTUnwrap(RawHTTPConnection(port: port))
-        many.send(String(repeating: "\r\n", count: 10000) + "GET /v1/feed?limit=1 HTTP/1.1\r\n\r\n")
+        many.send(String(repeating: "\r\n", count: 10000) + "GET /v1/feed?limit=1 HTTP/1.1\r\nHost: h\r\n\r\n")
         XCTAssertEqual(many.readResponse()?.status, 400)
         XCTAssertTrue(many.isClosedByServer())
         // Just within it, a request whose head reaches past it with them.
         let past = try XCTUnwrap(RawHTTPConnection(port: port))
-        past.send(String(repeating: "\r\n", count: 8000) + "GET /v1/feed?limit=1 HTTP/1.1\r\nX-Filler: " + String(repeating: "x", count: 500) + "\r\n\r\n")
+        past.send(String(repeating: "\r\n", count: 8000) + "GET /v1/feed?limit=1 HTTP/1.1\r\nHost: h\r\nX-Filler: " + String(repeating: "x", count: 500) + "\r\n\r\n")
         XCTAssertEqual(past.readResponse()?.status, 431)
+    }
+
+    /// RFC 9112, 3.2: an HTTP/1.1 request without a Host field, or any with
+    /// two, gets 400; an HTTP/1.0 one without is served.
+    func test_aMissingOrRepeatedHost_gets400() throws {
+        let (_, port, _) = try makeServer()
+        for (request, status) in [("GET /v1/feed?limit=1 HTTP/1.1\r\n\r\n", 400),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n", 400),
+                                  ("GET /v1/feed?limit=1 HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", 400),
+                                  ("GET /v1/feed?limit=1 HTTP/1.0\r\n\r\n", 200),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 200)] {
+            let connection = try XCTUnwrap(RawHTTPConnection(port: port))
+            connection.send(request)
+            XCTAssertEqual(connection.readResponse()?.status, status, request)
+        }
     }
 
     func test_absoluteFormTargets_areServedLikeOriginForm() throws {
         let (server, port, _) = try makeServer()
         let connection = try XCTUnwrap(RawHTTPConnection(port: port))
 
-        connection.send("GET http://127.0.0.1:\(port)/v1/feed?limit=1 HTTP/1.1\r\n\r\n")
+        connection.send("GET http://127.0.0.1:\(port)/v1/feed?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let feed = try XCTUnwrap(connection.readResponse())
-        connection.send("GET http://localhost?limit=1 HTTP/1.1\r\n\r\n")
+        connection.send("GET http://localhost?limit=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let root = try XCTUnwrap(connection.readResponse())
 
         XCTAssertEqual(ids(feed), [Self.acceptanceIDs[0]])
@@ -156,7 +171,7 @@ final class FeedServerHTTPTests: FeedServerTestCase {
         connection.request("/v1/feed?limit=1&after_id=\(Self.acceptanceIDs[0])")
         let second = try XCTUnwrap(connection.readResponse())
         connection.send(
-            "GET /image-0 HTTP/1.1\r\n\r\nGET /v1/image/\(Self.acceptanceIDs[0])/comments HTTP/1.1\r\n\r\nGET /missing HTTP/1.1\r\n\r\n"
+            "GET /image-0 HTTP/1.1\r\nHost: h\r\n\r\nGET /v1/image/\(Self.acceptanceIDs[0])/comments HTTP/1.1\r\nHost: h\r\n\r\nGET /missing HTTP/1.1\r\nHost: h\r\n\r\n"
         )
         let pipelined = (0..<3).compactMap { _ in connection.readResponse() }
 
@@ -241,7 +256,7 @@ final class FeedServerHTTPTests: FeedServerTestCase {
             _ = connection.readToEnd()
         }
         // Clients that hang up mid-request or before reading.
-        for partial in ["GET /v1/feed HTTP/1.1\r\nHost:", "GET /v1/feed?limit=3 HTTP/1.1\r\n\r\n"] {
+        for partial in ["GET /v1/feed HTTP/1.1\r\nHost:", "GET /v1/feed?limit=3 HTTP/1.1\r\nHost: h\r\n\r\n"] {
             let connection = try XCTUnwrap(RawHTTPConnection(port: port))
             connection.send(partial)
         }

@@ -109,10 +109,10 @@ public enum FeedStores {
     }
 
     /// A store as messages show it: a PostgreSQL URI with its passwords
-    /// hidden as libpq reads them (the user information's, up to the last
-    /// `@` before the first `/`, spaces, `?` and `#` and all; and a
-    /// `password` parameter's, its name percent-decoded, up to the next
-    /// `&`, `#` and all); a path as it is.
+    /// hidden as libpq reads them (the user information's, spaces and `#`
+    /// and all; and a `password` parameter's, its name percent-decoded, up
+    /// to the next `&`, `#` and all); a path as it is. (A URI that libpq
+    /// would misread is refused before it is shown: `urlProblem`.)
     public static func shown(_ store: String) -> String {
         guard isPostgreSQL(store) else { return store }
         return String(decoding: passwordRanges(in: Array(store.utf8)).reversed().reduce(into: Array(store.utf8)) { text, range in
@@ -156,20 +156,22 @@ public enum FeedStores {
         (0..<max(0, text.count - 2)).first { text[$0] == 0x3A && text[$0 + 1] == 0x2F && text[$0 + 2] == 0x2F }.map { $0 + 3 }
     }
 
+    /// Where the user information of the PostgreSQL URI `text` lies as
+    /// libpq reads it, if it has one, and where what follows it starts:
+    /// libpq ends it at the first `@` or `/` past `scheme://` (a `?`, a `#`
+    /// or a space before it is its own); a `/` first means it has none.
+    private static func userInformation(in text: [UInt8]) -> (range: Range<Int>?, after: Int)? {
+        guard let start = afterScheme(text) else { return nil }
+        guard let stop = text[start...].firstIndex(where: { $0 == 0x40 || $0 == 0x2F }), text[stop] == 0x40 else { return (nil, start) }
+        return (start..<stop, stop + 1)
+    }
+
     /// Where the passwords of the PostgreSQL URI `text` lie, in order.
     private static func passwordRanges(in text: [UInt8]) -> [Range<Int>] {
+        guard let (userInfo, after) = userInformation(in: text) else { return [] }
         var ranges: [Range<Int>] = []
-        guard let start = afterScheme(text) else { return [] }
-        // libpq looks for the user information up to the first `/` only
-        // (a `?`, a `#` or a space before it is the password's); hiding up
-        // to the last `@` there hides at least what it reads.
-        let end = text[start...].firstIndex(of: 0x2F) ?? text.count
-        var afterUserInfo = start
-        if let at = text[start..<end].lastIndex(of: 0x40) {
-            if let colon = text[start..<at].firstIndex(of: 0x3A) { ranges.append((colon + 1)..<at) }
-            afterUserInfo = at + 1
-        }
-        for (name, value) in parameters(in: text, from: afterUserInfo)
+        if let userInfo, let colon = text[userInfo].firstIndex(of: 0x3A) { ranges.append((colon + 1)..<userInfo.upperBound) }
+        for (name, value) in parameters(in: text, from: after)
         where percentDecoded(text[name]).map({ $0 | 0x20 }) == Array("password".utf8) {
             ranges.append(value)
         }
@@ -198,11 +200,9 @@ public enum FeedStores {
     public static func filesNamed(byPostgreSQLURI store: String) -> [String] {
         guard isPostgreSQL(store) else { return [] }
         let text = Array(store.utf8)
-        guard let start = afterScheme(text) else { return [] }
-        let end = text[start...].firstIndex(of: 0x2F) ?? text.count
-        let afterUserInfo = text[start..<end].lastIndex(of: 0x40).map { $0 + 1 } ?? start
+        guard let (_, after) = userInformation(in: text) else { return [] }
         let named: Set<String> = ["passfile", "sslrootcert", "sslcert", "sslkey", "sslcrl", "sslcrldir"]
-        return parameters(in: text, from: afterUserInfo).compactMap { name, value in
+        return parameters(in: text, from: after).compactMap { name, value in
             guard named.contains(String(decoding: percentDecoded(text[name]), as: UTF8.self)) else { return nil }
             let path = String(decoding: percentDecoded(text[value]), as: UTF8.self)
             return path.isEmpty ? nil : path
@@ -253,16 +253,19 @@ public enum FeedStores {
     /// left as it is makes the rest of it a host, a port or a database name,
     /// which its messages showed: `postgresql://u:p@ss@host` failed as
     /// "could not translate host name "ss@host"", and the password went
-    /// first to a host named after part of it); or a parameter without `=`
-    /// (a value's `&`, which libpq quotes as a parameter). The message does
-    /// not show the URI.
+    /// first to a host named after part of it); a `?` in the user
+    /// information (libpq reads `postgresql://h?password=p@ss` as the user
+    /// `h?password=p` of the host `ss`); or a parameter without `=` (a
+    /// value's `&`, which libpq quotes as a parameter). The message does not
+    /// show the URI.
     private static func misread(postgreSQLURI text: [UInt8]) -> ErrorRecord? {
-        guard let start = afterScheme(text) else { return nil }
-        var afterUserInfo = start
-        if let stop = text[start...].firstIndex(where: { $0 == 0x40 || $0 == 0x2F }), text[stop] == 0x40 { afterUserInfo = stop + 1 }
-        let query = text[afterUserInfo...].firstIndex(of: 0x3F) ?? text.count
-        if text[afterUserInfo..<query].contains(0x40) {
+        guard let (userInfo, after) = userInformation(in: text) else { return nil }
+        let query = text[after...].firstIndex(of: 0x3F) ?? text.count
+        if text[after..<query].contains(0x40) {
             return ErrorRecord(.usage, "store: a PostgreSQL URI with an @ past its user information: write an @ or a / of a user name, password or database name as %40 or %2F (the URI is not shown: it may hold a password)")
+        }
+        if let userInfo, text[userInfo].contains(0x3F) {
+            return ErrorRecord(.usage, "store: a PostgreSQL URI with a ? in its user information, or an @ in a parameter of a URI without a database name: write a ? of a user name or password as %3F, an @ of a value as %40 (the URI is not shown: it may hold a password)")
         }
         if query < text.count, text[(query + 1)...].split(separator: 0x26).contains(where: { !$0.contains(0x3D) }) {
             return ErrorRecord(.usage, "store: a PostgreSQL URI with a parameter without =: write an & of a value as %26 (the URI is not shown: it may hold a password)")

@@ -94,16 +94,20 @@ final class FeedStoresTests: XCTestCase {
     func test_shown_hidesAPostgreSQLURIsPasswordsAsLibpqReadsThem() {
         let cases = [
             ("postgresql://u:pw@h/db", "postgresql://u:***@h/db"),
-            ("postgresql://u:p w@x@h:5/db?a=1", "postgresql://u:***@h:5/db?a=1"),
+            ("postgresql://u:p w@h:5/db?a=1", "postgresql://u:***@h:5/db?a=1"),
+            ("postgresql://u@127.0.0.1:1?application_name=me@box&password=secret", "postgresql://u@127.0.0.1:1?application_name=me@box&password=***"),
             ("POSTGRES://h/db?user=u&password=p w&x=1", "POSTGRES://h/db?user=u&password=***&x=1"),
             ("postgresql:///db?host=/s&PASSWORD=pw#f", "postgresql:///db?host=/s&PASSWORD=***"),
-            ("postgresql://u:pa?ss@host/db", "postgresql://u:***@host/db"),
+            ("postgresql://u:pa%3Fss@host/db", "postgresql://u:***@host/db"),
             ("postgresql://u:pa#ss@host/db?password=a#b&x=1", "postgresql://u:***@host/db?password=***&x=1"),
             ("postgresql:///db?pass%77ord=pw", "postgresql:///db?pass%77ord=***"),
             ("postgresql://h/db?passwords=kept", "postgresql://h/db?passwords=kept"),
             ("/home/u:pw@h/feed.sqlite", "/home/u:pw@h/feed.sqlite"),
         ]
-        for (store, shown) in cases { XCTAssertEqual(FeedStores.shown(store), shown, store) }
+        for (store, shown) in cases {
+            XCTAssertEqual(FeedStores.shown(store), shown, store)
+            XCTAssertNil(FeedStores.urlProblem(store), store)
+        }
         XCTAssertEqual(FeedStores.masking(passwordsOf: "postgresql://u:50%25off@h/db", in: #"invalid token: "50%25off" (50%off)"#),
                        #"invalid token: "***" (***)"#)
     }
@@ -111,10 +115,20 @@ final class FeedStoresTests: XCTestCase {
     /// A URI libpq would read otherwise than it was written (an unencoded
     /// `@` or `/` of a password, an `&` of a value) is a usage error that
     /// shows none of it; an `@` in a parameter's value, or encoded, is not.
+    /// The files a URI's parameters name, found as libpq reads the URI
+    /// (with an `@` in an earlier value and no database name too).
+    func test_filesNamed_areTheFilesTheURIsParametersName_percentDecoded() {
+        XCTAssertEqual(FeedStores.filesNamed(byPostgreSQLURI: "postgresql://u@h:1?application_name=me@box&passfile=/p/pass%20file&sslmode=require&sslrootcert=/c"),
+                       ["/p/pass file", "/c"])
+        XCTAssertEqual(FeedStores.filesNamed(byPostgreSQLURI: "postgresql://u:pw@h/db?sslkey=%2Fk&sslcrldir=/d&password=x"), ["/k", "/d"])
+        XCTAssertEqual(FeedStores.filesNamed(byPostgreSQLURI: "/home/u/feed.sqlite?passfile=/x"), [])
+    }
+
     func test_urlProblem_refusesAPostgreSQLURIWhosePasswordLibpqWouldSplit_withoutShowingIt() throws {
         for store in ["postgresql://feedw:p@ssw0rd@nohost.invalid/db", "postgresql://feedw:S3cr@t/pw@127.0.0.1/db",
                       "postgres://feedw:pa55/word@127.0.0.1", "postgresql://u:p@w?x@host", "postgresql://h/db?password=abc&XYZsecret",
-                      "postgresql://host/my@db"] {
+                      "postgresql://host/my@db", "postgresql://localhost?password=p@ss", "postgresql://u:pa?ss@host/db",
+                      "postgresql://h?sslmode=disable&password=xx@127.0.0.1:1/"] {
             let problem = try XCTUnwrap(FeedStores.urlProblem(store), store)
             XCTAssertEqual(problem.kind, .usage, store)
             for piece in ["ssw0rd", "S3cr", "t/pw", "pa55", "XYZsecret", "abc", "my@db", "nohost", "127.0.0.1"] {
@@ -122,7 +136,8 @@ final class FeedStoresTests: XCTestCase {
             }
         }
         for store in ["postgresql://u:p%40ss%2Fw@h:5432/db?application_name=me@box&sslmode=disable", "postgresql:///db?host=/tmp/s",
-                      "postgresql://u:pa?ss@host/db", "postgresql://h/db?", "postgresql://u@h", "postgres://h/db?a=1&&b=2"] {
+                      "postgresql://u:pa%3Fss@host/db", "postgresql://h/db?", "postgresql://u@h", "postgres://h/db?a=1&&b=2",
+                      "postgresql://u@127.0.0.1:1?application_name=me@box&password=secret"] {
             XCTAssertNil(FeedStores.urlProblem(store), store)
         }
     }

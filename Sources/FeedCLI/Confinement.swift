@@ -13,9 +13,10 @@ extension Tool {
         if environment["FEED_SANDBOX"] == "off" {
             diagnostics.debug("sandbox: off (FEED_SANDBOX=off)")
         } else {
+            let rules = rules()
             var start = timespec(), end = timespec()
             clock_gettime(CLOCK_MONOTONIC, &start)
-            let outcome = Sandbox.confine(rules())
+            let outcome = Sandbox.confine(rules)
             clock_gettime(CLOCK_MONOTONIC, &end)
             if !outcome.missing.isEmpty { diagnostics.debug("sandbox: not confined by \(outcome.missing.joined(separator: "; "))") }
             let microseconds = (end.tv_sec - start.tv_sec) * 1_000_000 + (end.tv_nsec - start.tv_nsec) / 1000

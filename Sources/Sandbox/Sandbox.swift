@@ -92,8 +92,13 @@ extension SandboxRules {
             // Not a link (a file, when the type was unknown): the folder's rule covers it.
             guard length > 0 else { continue }
             let link = buffer[..<length]
+            // A link whose last part is no name (`..`, `.`, a trailing `/`):
+            // resolved whole, as it leads to a folder and not a file in one.
+            let last = link.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).last ?? []
             let target: String
-            if let slash = link.lastIndex(of: UInt8(ascii: "/")) {
+            if last.isEmpty || last.elementsEqual(".".utf8) || last.elementsEqual("..".utf8) {
+                target = canonical(directory + "/" + name)
+            } else if let slash = link.lastIndex(of: UInt8(ascii: "/")) {
                 // A link into another folder: that folder resolved (once),
                 // and the name in it, unless the name is a link again.
                 let into = String(decoding: link[..<slash], as: UTF8.self), leaf = String(decoding: link[(slash + 1)...], as: UTF8.self)

@@ -49,10 +49,15 @@ final class SandboxRulesTests: XCTestCase {
         try link("certs/3333.0", to: "bundle.crt")
         // A link that leads nowhere: the path it names (nothing to grant).
         try link("certs/gone.pem", to: root + "/kept/gone.crt")
+        // Links to folders: what they lead to, resolved whole.
+        try link("certs/up", to: "../kept/mozilla/..")
+        try link("certs/parent", to: "..")
+        try link("certs/slash", to: root + "/elsewhere/")
 
         let files = SandboxRules.linkedFiles(in: root + "/certs", beyond: [root + "/certs", root + "/covered"])
 
-        XCTAssertEqual(files, [root + "/elsewhere/C.crt", root + "/kept/gone.crt", root + "/kept/mozilla/A.crt", root + "/kept/mozilla/B.crt"])
+        XCTAssertEqual(files, [root, root + "/elsewhere", root + "/elsewhere/C.crt", root + "/kept", root + "/kept/gone.crt",
+                               root + "/kept/mozilla/A.crt", root + "/kept/mozilla/B.crt"])
     }
 
     func test_linkedFiles_ofAFolderNotReadable_includeItsOwnFilesLinkedTo() throws {

@@ -29,8 +29,11 @@ import Glibc
 /// JSON body `{"error":"not_found","message":"..."}`. Every response has a
 /// `Content-Length`; connections persist per HTTP/1.1 (`Connection: close`
 /// honoured) and pipelined requests are answered in order. A malformed head
-/// gets 400, a head over 16 KiB 431, a request body over 1 MiB 413, a chunked
-/// request body 501; each then closes. Idle connections close after 30 s.
+/// gets 400 (an HTTP/1.1 one without a Host field among them), a head over
+/// 16 KiB 431 (with the empty lines before it; 414 when its request line
+/// reaches past that), a request body over 1 MiB 413, a chunked request body
+/// 501; each then closes. A connection closes when no request has arrived
+/// whole within `timeout` (30 s) of its start or of its last response.
 ///
 /// Each connection is served on its own thread, at most 256 at a time
 /// (further clients wait in the listen backlog). ``stop()`` wakes and closes
@@ -100,6 +103,7 @@ public final class FeedServer: @unchecked Sendable {
         self.currentFixtures = fixtures
         self.currentFaults = faults
         self.log = log
+        precondition(timeout > 0 && timeout <= 86_400, "timeout out of range")
         self.recordsRequests = recordsRequests
         self.timeout = timeout
     }

@@ -48,14 +48,14 @@ struct HTTPRequestHead: Equatable {
     ///
     /// Lines may end in CRLF or a bare LF; empty lines before the request line
     /// are skipped, and count towards the limit. A head longer than `limit`
-    /// bytes fails with 431 (414 when the request line alone is that long,
-    /// 400 when empty lines are).
+    /// bytes, with them, fails with 431 (414 when its request line reaches
+    /// past the limit).
     static func parse(_ bytes: [UInt8], limit: Int) -> ParseResult {
         var start = 0
         while start < bytes.count, bytes[start] == cr || bytes[start] == lf { start += 1 }
         // Without a bound, megabytes of them were kept and scanned again at
         // each read, the idle timeout never met (found by the hunt).
-        if start > limit { return .failure(status: 400, message: "more than \(limit) bytes of empty lines before the request line") }
+        if start > limit { return .failure(status: 431, message: "request head longer than \(limit) bytes (empty lines before it)") }
 
         // Find the blank line that ends the head.
         var lines: [ArraySlice<UInt8>] = []
@@ -75,7 +75,7 @@ struct HTTPRequestHead: Equatable {
         guard let end else {
             if index > limit {
                 return lines.isEmpty
-                    ? .failure(status: 414, message: "request line longer than \(limit) bytes")
+                    ? .failure(status: 414, message: "request line too long: a head is at most \(limit) bytes")
                     : .failure(status: 431, message: "request head longer than \(limit) bytes")
             }
             return .incomplete

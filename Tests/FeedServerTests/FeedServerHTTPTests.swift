@@ -114,7 +114,7 @@ final class FeedServerHTTPTests: FeedServerTestCase {
 
         let many = try XCTUnwrap(RawHTTPConnection(port: port))
         many.send(String(repeating: "\r\n", count: 10000) + "GET /v1/feed?limit=1 HTTP/1.1\r\nHost: h\r\n\r\n")
-        XCTAssertEqual(many.readResponse()?.status, 400)
+        XCTAssertEqual(many.readResponse()?.status, 431)
         XCTAssertTrue(many.isClosedByServer())
         // Just within it, a request whose head reaches past it with them.
         let past = try XCTUnwrap(RawHTTPConnection(port: port))

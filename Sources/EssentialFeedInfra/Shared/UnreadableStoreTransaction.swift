@@ -31,9 +31,6 @@ public final class UnreadableStoreTransaction: FeedStoreTransaction {
     /// store in memory.
     var resetSnapshot: FeedStoreSnapshot? { snapshot?.commit() }
 
-    /// Whether the transaction reset the store.
-    public var didReset: Bool { reset != nil }
-
     private func store() throws(ErrorRecord) -> any FeedStoreTransaction {
         guard let reset else { throw error }
         return reset

@@ -252,6 +252,19 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(sh(#"feed-cache --store "$T" validate"#, environment: ["T": store]).status, 0)
     }
 
+    /// feed-sync writes nothing on standard output: started with it closed
+    /// (a supervisor's `>&-`), it syncs and exits 0 (the awk that checks
+    /// --wait failed on the closed stream, and every such run was a usage
+    /// error, 64, that synced nothing: found by the hunt).
+    func test_feedSync_withStandardOutputClosed_syncs() throws {
+        let server = try Served(test: self)
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let env = environment(server.base, store: store)
+        let sync = sh(#"( "$S/feed-sync" >&- ); echo "status $?""#, environment: env)
+        XCTAssertEqual(sync.lines.last, "status 0", sync.stderr)
+        XCTAssertEqual(sh(#"feed-cache --store "$T" info"#, environment: ["T": store]).out.contains(#""status":"valid""#), true)
+    }
+
     /// A base URL with an authority no client can use is a usage error,
     /// before anything is done: it was tried, and said as a connection
     /// that failed (69; feed-show showed "Couldn't connect").

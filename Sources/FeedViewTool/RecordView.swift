@@ -63,6 +63,10 @@ final class AtomView: RecordView {
     private let report: (String) -> Void
     private var shown = 0
     private var firstError: String?
+    /// Whether the spool failed (a full disk): the error was said, and
+    /// no document is written (its head and tail were, with no entry
+    /// between them, and the error said again: found by the hunt).
+    private var spoolFailed = false
 
     init(_ renderer: FeedAtomRenderer, spool: Spool, report: @escaping (String) -> Void) {
         self.renderer = renderer
@@ -80,7 +84,12 @@ final class AtomView: RecordView {
             shown += 1
         }
         if let entry = renderer.entry(record) {
-            try spool.append(line: entry.utf8.dropLast())  // its last newline
+            do throws(ErrorRecord) {
+                try spool.append(line: entry.utf8.dropLast())  // its last newline
+            } catch {
+                spoolFailed = true
+                throw error
+            }
         }
         return true
     }
@@ -90,6 +99,7 @@ final class AtomView: RecordView {
     }
 
     func finish(on output: Output) throws(ErrorRecord) {
+        if spoolFailed { return }
         if shown == 0, let firstError {
             report("no feed written: the input held only errors: \(Secrets.redact(firstError))")
             return

@@ -133,6 +133,21 @@ final class FeedViewFormatTests: XCTestCase {
     /// all had the feed's own. One made of what the entry shows, the same on
     /// every run. The feed's date is the latest of its entries' (an entry
     /// without a date has --now's; the feed's was older than it).
+    /// Entries that cannot be held (the temporary folder full, or past
+    /// `ulimit -f`): no document, the error said once, status 74 (the head
+    /// and tail were written with no entry between them, not well-formed,
+    /// and the error said twice: found by the hunt).
+    func test_atom_whoseEntriesCannotBeHeld_writesNoDocument_andSaysSoOnce() throws {
+        let dir = temporaryDirectory(self)
+        let records = (0..<8000).map { #"{"id":"\#(UUID().uuidString)","description":"\#(String(repeating: "x", count: 200))","url":"http://h/\#($0).png"}"# }
+        try (records.joined(separator: "\n") + "\n").write(toFile: dir + "/in", atomically: false, encoding: .utf8)
+        let run = sh(#"ulimit -f 64; feed-view --format atom < "$D/in""#, environment: ["D": dir, "TMPDIR": dir])
+        XCTAssertEqual(run.status, 74, run.stderr)
+        XCTAssertEqual(run.out, "")
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("feed-view: cannot write a temporary file: "), run.stderr)
+    }
+
     func test_atom_everyEntryHasAnId_andTheFeedsDateIsTheLatestOfItsEntries() throws {
         let input = #"{"message":"no id","username":"ann","created_at":"2020-01-01T00:00:00Z"}"# + "\n"
             + #"{"id":"c-42","message":"no date","username":"bob"}"# + "\n"

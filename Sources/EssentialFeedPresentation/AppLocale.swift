@@ -39,7 +39,10 @@ public struct AppLocale: Equatable, Sendable {
             $0.split(separator: "-", omittingEmptySubsequences: false)
         }
         guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(Self.isLetter) else { return nil }
-        let code = first.lowercased()
+        // The current code for dates too: ICU knows no `tl` or `in`, and
+        // their dates were English under a Filipino or Indonesian title
+        // (found by the hunt).
+        let code = Self.currentCode(first.lowercased())
         var script: String?
         var region: String?
         var variant: String?
@@ -72,8 +75,7 @@ public struct AppLocale: Equatable, Sendable {
     /// Macao), else the language, else its regional form (`pt` is `pt-BR`).
     static func translation(code: String, script: String?, region: String?) -> String? {
         let languages = Localized.languages
-        // Older codes of the same languages (ISO 639-1 as glibc still names some).
-        let code = ["tl": "fil", "in": "id"][code] ?? code
+        let code = currentCode(code)
         if code == "zh" {
             let traditional = script == "Hant" || (script == nil && ["TW", "HK", "MO"].contains(region ?? ""))
             return traditional ? "zh-Hant" : "zh-Hans"
@@ -82,6 +84,10 @@ public struct AppLocale: Equatable, Sendable {
         if languages.contains(code) { return code }
         return languages.first { $0.hasPrefix(code + "-") }
     }
+
+    /// The code of a language named by an older one (ISO 639-1, as glibc
+    /// still names some).
+    private static func currentCode(_ code: String) -> String { ["tl": "fil", "in": "id"][code] ?? code }
 
     private static func isLetter(_ c: Character) -> Bool { c.isASCII && c.isLetter }
 

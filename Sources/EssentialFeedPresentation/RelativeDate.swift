@@ -134,8 +134,12 @@ public struct RelativeDateFormatter: Sendable {
 
     static func known(_ identifier: String) -> String {
         if availableIdentifiers.contains(identifier) { return identifier }
-        let language = String(identifier.prefix { $0 != "_" })
-        return availableIdentifiers.contains(language) ? identifier : "en_US_POSIX"
+        var parts = identifier.split(separator: "_").map(String.init)
+        guard let language = parts.first, availableIdentifiers.contains(language) else { return "en_US_POSIX" }
+        // A script ICU has no dates of for the language (`ja_Latn`,
+        // `zh_Cyrl`): the language's own (they were "-1 d", or "1 days ago").
+        if parts.count > 1, parts[1].count == 4, !availableIdentifiers.contains(language + "_" + parts[1]) { parts.remove(at: 1) }
+        return parts.joined(separator: "_")
     }
 }
 

@@ -24,6 +24,19 @@ final class RelativeDateFormatterTests: XCTestCase {
         XCTAssertEqual(format(86_400, "de_DE"), "vor 1 Tag")
     }
 
+    /// A language by its older code (`tl`, `in`) dates in that language, as
+    /// its titles are (the dates were English); one with a script ICU has no
+    /// dates of dates in the language's own ("-1 d", "1 days ago").
+    func test_pastDates_ofOlderLanguageCodesAndUnknownScripts_areInTheTitlesLanguage() {
+        XCTAssertEqual(AppLocale("tl_PH.UTF-8").identifier, "fil_PH")
+        XCTAssertEqual(format(86_400, "tl_PH"), "1 araw ang nakalipas")
+        XCTAssertEqual(format(86_400, "in_ID"), "1 hari yang lalu")
+        XCTAssertEqual(format(86_400, "ja_Latn"), format(86_400, "ja"))
+        XCTAssertEqual(format(86_400, "zh_Cyrl"), format(86_400, "zh_CN"))
+        XCTAssertEqual(format(86_400, "el_Latn_GR"), format(86_400, "el_GR"))
+        XCTAssertEqual(format(86_400, "zh_Hant_TW"), "1天前")
+    }
+
     func test_futureDate_isIn() {
         XCTAssertEqual(format(-3_600, "en_US_POSIX"), "in 1 hour")
     }

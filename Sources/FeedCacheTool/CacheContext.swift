@@ -160,12 +160,21 @@ struct CacheContext {
     private func confirm(_ page: PageRecord, tee: SaveInput?) {
         do throws(ErrorRecord) {
             // Nothing to confirm where there is no store: none is made for it.
-            guard storeExists, let header = try loader().confirm(validators: FeedValidators(page)) else {
-                tool.fail(ErrorRecord(.notFound, "the server answered 304 Not Modified, but nothing is cached to keep", context: [.init("url", page.url)]))
-                return
+            let outcome = storeExists ? try loader().notModified(url: page.url, validators: FeedValidators(page)) : .nothingCached
+            let context = [ErrorRecord.Field("url", page.url)]
+            switch outcome {
+            case let .confirmed(header):
+                tool.diagnostics.info("save: not modified: the cached feed (\(counted(header.count, "item"))) confirmed at \(header.timestamp.iso8601)")
+                tee?.writeOn()
+            case .nothingCached:
+                tool.fail(ErrorRecord(.notFound, "the server answered 304 Not Modified, but nothing is cached to keep", context: context))
+            case .unasked:
+                tool.fail(ErrorRecord(.invalidData, "the server answered 304 Not Modified to a request without validators (the cache keeps none for this page): cache unchanged",
+                                      context: context))
+            case .otherEntityTag:
+                tool.fail(ErrorRecord(.invalidData, "the server answered 304 Not Modified with another entity tag than the cached feed's: cache unchanged",
+                                      context: context))
             }
-            tool.diagnostics.info("save: not modified: the cached feed (\(counted(header.count, "item"))) confirmed at \(header.timestamp.iso8601)")
-            tee?.writeOn()
         } catch {
             tool.fail(error)
         }

@@ -64,6 +64,35 @@ final class ConfirmFeedCacheUseCaseTests: XCTestCase {
         XCTAssertEqual(store.messages, [.beginTransaction, .touchCachedFeed(now), .commit])
     }
 
+    /// A 304 confirms the cached feed only as the answer to the conditional
+    /// request the cache would have made: for the page its validators were
+    /// kept for, naming the entity tag kept if it names one (weakly alike).
+    func test_notModified_confirmsOnlyAnAnswerToTheCachesConditionalRequest() throws {
+        func outcome(kept: FeedValidators?, given: FeedValidators?, cached: Bool = true) throws -> (LocalFeedLoader.NotModifiedOutcome, Bool) {
+            let store = FeedStoreSpy()
+            if cached { store.completeRetrieval(with: CachedFeed(feed: [], timestamp: now)) } else { store.touches = false }
+            store.validatorsResult = .success(kept)
+            let result = try LocalFeedLoader(store: store, currentDate: { self.now }).notModified(url: validators.url, validators: given)
+            return (result, store.messages.contains(.touchCachedFeed(now)))
+        }
+        let header = CachedFeedHeader(timestamp: now, count: 0)
+        let weak = FeedValidators(url: validators.url, etag: "W/\"v1\"", lastModified: nil)
+        let other = FeedValidators(url: "https://other/v1/feed", etag: "\"v1\"", lastModified: nil)
+        XCTAssertEqual(try outcome(kept: weak, given: validators).0, .confirmed(header))
+        XCTAssertEqual(try outcome(kept: validators, given: nil).0, .confirmed(header))
+        XCTAssertEqual(try outcome(kept: FeedValidators(url: validators.url, etag: nil, lastModified: "Tue, 01 Dec 2026 00:00:00 GMT"), given: validators).0, .confirmed(header))
+        let refused: [(FeedValidators?, FeedValidators?, LocalFeedLoader.NotModifiedOutcome)] = [
+            (nil, validators, .unasked), (other, validators, .unasked), (other, nil, .unasked),
+            (FeedValidators(url: validators.url, etag: "\"v0\"", lastModified: nil), validators, .otherEntityTag),
+        ]
+        for (kept, given, expected) in refused {
+            let (result, touched) = try outcome(kept: kept, given: given)
+            XCTAssertEqual(result, expected)
+            XCTAssertFalse(touched, "nothing stamped")
+        }
+        XCTAssertEqual(try outcome(kept: nil, given: validators, cached: false).0, .nothingCached)
+    }
+
     func test_validators_areReadInOneReadTransaction() throws {
         let store = FeedStoreSpy()
         store.validatorsResult = .success(validators)

@@ -280,4 +280,31 @@ final class ConditionalToolTests: XCTestCase {
         let load = sh(#"feed-cache --store "$T" --now 2026-01-21T00:00:00Z load"#, environment: environment)
         XCTAssertEqual(load.lines, [image])
     }
+
+    /// A 304 answers a conditional request only: to one the cache made no
+    /// validators for (another page, or a cache that keeps none), or naming
+    /// another entity tag than the one kept (RFC 9111, 4.3.4), it confirms
+    /// nothing (65), and an expired feed stays expired (it was made current
+    /// again: found by the hunt).
+    func test_save_ofA304ThatAnswersNoConditionalRequestOfTheCaches_confirmsNothing() throws {
+        let d = temporaryDirectory(self)
+        let environment = ["T": d + "/feed.sqlite"]
+        let other304 = #"{"page":"http://y/v1/feed?limit=10","status":304}"#
+        let otherTag304 = #"{"page":"http://x/v1/feed?limit=10","status":304,"etag":"\"b\""}"#
+        let weak304 = #"{"page":"http://x/v1/feed?limit=10","status":304,"etag":"W/\"a\""}"#
+        XCTAssertEqual(sh(#"feed-cache --store "$T" --now 2026-01-01T00:00:00Z save"#, stdin: image + "\n" + page200 + "\n", environment: environment).status, 0)
+        for (page, message) in [(other304, "to a request without validators"), (otherTag304, "with another entity tag than the cached feed's")] {
+            let run = sh(#"feed-cache --store "$T" --now 2026-01-20T00:00:00Z save"#, stdin: page + "\n", environment: environment)
+            XCTAssertEqual(run.status, 65, run.stderr)
+            XCTAssertTrue(run.stderr.contains(message), run.stderr)
+            XCTAssertEqual(sh(#"feed-cache --store "$T" --now 2026-01-20T00:00:00Z load"#, environment: environment).status, 66, "still expired")
+        }
+        let weak = sh(#"feed-cache --store "$T" --now 2026-01-20T00:00:00Z save"#, stdin: weak304 + "\n", environment: environment)
+        XCTAssertEqual(weak.status, 0, "the same entity tag, weak: \(weak.stderr)")
+        XCTAssertEqual(sh(#"feed-cache --store "$T" --now 2026-01-21T00:00:00Z load"#, environment: environment).lines, [image])
+        // A cache that keeps no validators asked for none.
+        XCTAssertEqual(sh(#"feed-cache --store "$T" --now 2026-02-01T00:00:00Z save"#, stdin: image + "\n", environment: environment).status, 0)
+        let bare = sh(#"feed-cache --store "$T" --now 2026-02-20T00:00:00Z save"#, stdin: page304 + "\n", environment: environment)
+        XCTAssertEqual(bare.status, 65, bare.stderr)
+    }
 }

@@ -163,15 +163,49 @@ public struct LocalFeedLoader {
     public func confirm(validators: FeedValidators?) throws(ErrorRecord) -> CachedFeedHeader? {
         let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) -> CachedFeedHeader? in
-            guard try tx.touchCachedFeed(timestamp: timestamp) else { return nil }
-            if var validators {
-                if validators.etag == nil || validators.lastModified == nil, let kept = try tx.retrieveValidators(), kept.url == validators.url {
-                    validators.etag = validators.etag ?? kept.etag
-                    validators.lastModified = validators.lastModified ?? kept.lastModified
-                }
-                try tx.setValidators(validators)
+            try Self.stamp(tx, timestamp, validators)
+        }
+    }
+
+    private static func stamp(_ tx: FeedStoreTransaction, _ timestamp: Timestamp, _ validators: FeedValidators?) throws(ErrorRecord) -> CachedFeedHeader? {
+        guard try tx.touchCachedFeed(timestamp: timestamp) else { return nil }
+        if var validators {
+            if validators.etag == nil || validators.lastModified == nil, let kept = try tx.retrieveValidators(), kept.url == validators.url {
+                validators.etag = validators.etag ?? kept.etag
+                validators.lastModified = validators.lastModified ?? kept.lastModified
             }
-            return try tx.retrieveHeader()
+            try tx.setValidators(validators)
+        }
+        return try tx.retrieveHeader()
+    }
+
+    /// What a 304 Not Modified for the page `url` did to the cache.
+    public enum NotModifiedOutcome: Equatable {
+        /// The cached feed was confirmed (`confirm`): its header.
+        case confirmed(CachedFeedHeader)
+        /// Nothing is cached.
+        case nothingCached
+        /// The cache keeps no validators for `url`, so the request carried
+        /// none: a 304 answers a conditional request only, and confirms
+        /// nothing here (it made an expired feed, or one saved from another
+        /// URL, current again).
+        case unasked
+        /// The 304 names another entity tag than the one kept: it updates
+        /// no stored response (RFC 9111, 4.3.4).
+        case otherEntityTag
+    }
+
+    /// A 304 Not Modified came for the page `url`, with `validators`: the
+    /// cached feed is confirmed when it answers the conditional request
+    /// the cache would have made for that page.
+    public func notModified(url: String, validators: FeedValidators?) throws(ErrorRecord) -> NotModifiedOutcome {
+        let timestamp = currentDate()
+        return try store.transaction { (tx) throws(ErrorRecord) -> NotModifiedOutcome in
+            guard let kept = try tx.retrieveValidators(), kept.url == url else {
+                return try tx.retrieveHeader() == nil ? .nothingCached : .unasked
+            }
+            if let given = validators?.etag, let tag = kept.etag, !HTTPValidators.weaklyMatch(given, tag) { return .otherEntityTag }
+            return try Self.stamp(tx, timestamp, validators).map { .confirmed($0) } ?? .nothingCached
         }
     }
 

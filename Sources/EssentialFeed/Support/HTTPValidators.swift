@@ -27,6 +27,13 @@ public enum HTTPValidators {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Whether two entity tags name one representation by the weak
+    /// comparison (RFC 9110, 8.8.3.2): their opaque tags alike, either weak.
+    public static func weaklyMatch(_ a: String, _ b: String) -> Bool {
+        func opaque(_ tag: String) -> Substring { tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...] }
+        return opaque(a) == opaque(b)
+    }
+
     /// `text` when it is an HTTP date in one of its three forms (see
     /// `HTTPDate.parse`), printable ASCII only, blanks around it dropped;
     /// else nil.

@@ -54,7 +54,10 @@ public struct RetryPolicy: Sendable, Equatable {
     /// date (0 when it is past); nil when it is neither.
     public static func seconds(retryAfter value: String, now: Int) -> Double? {
         if !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            return Double(value.count > 9 ? 999_999_999 : Int(value)!)
+            // Counted without its leading zeros (1*DIGIT: `0000000002` is 2 s;
+            // by its length it was past any --retry-max-time: found by the hunt).
+            let digits = value.drop { $0 == "0" }
+            return Double(digits.count > 9 ? 999_999_999 : Int(digits) ?? 0)
         }
         return HTTPDate.parse(value).map { Double(max(0, $0 - now)) }
     }

@@ -41,6 +41,9 @@ final class RetryPolicyTests: XCTestCase {
 
     func test_delay_honoursRetryAfter_inSecondsOrAsAnHTTPDate() {
         XCTAssertEqual(policy.delay(after: response(503, retryAfter: "7"), retriesMade: 0, elapsed: 0, now: now), 7)
+        // delay-seconds is 1*DIGIT: leading zeros count for nothing.
+        XCTAssertEqual(policy.delay(after: response(503, retryAfter: "0000000002"), retriesMade: 0, elapsed: 0, now: now), 2)
+        XCTAssertEqual(policy.delay(after: response(503, retryAfter: "0000000000"), retriesMade: 0, elapsed: 0, now: now), 0)
         XCTAssertEqual(policy.delay(after: response(429, retryAfter: HTTPDate.format(now + 12)), retriesMade: 2, elapsed: 0, now: now), 12)
         XCTAssertEqual(policy.delay(after: response(503, retryAfter: HTTPDate.format(now - 5)), retriesMade: 0, elapsed: 0, now: now), 0)
         XCTAssertEqual(policy.delay(after: response(503, retryAfter: "soon"), retriesMade: 0, elapsed: 0, now: now), 1, "unreadable: the backoff")

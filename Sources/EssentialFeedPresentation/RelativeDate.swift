@@ -84,14 +84,25 @@ public struct RelativeDateFormatter: Sendable {
         // instant's whole second: as doubles, a difference a nanosecond
         // short of a unit could round up to it.
         let elapsed = later.seconds &- earlier.seconds &- (later.nanoseconds < earlier.nanoseconds ? 1 : 0)
-        let from = Date(timeIntervalSince1970: Double(earlier.seconds))
-        let to = Date(timeIntervalSince1970: Double(earlier.seconds) + Double(elapsed))
+        // Foundation's gregorian calendar is Julian before 15 October 1582
+        // (a Gregorian year from 1500 was "11 months"); the Gregorian
+        // calendar repeats every 400 years, so a span that starts before
+        // then is counted as many 400-year cycles later: on the proleptic
+        // Gregorian calendar, as reldate(1) says (found by the hunt).
+        let start = earlier.seconds < Self.gregorianStart ? earlier.seconds + ((Self.gregorianStart - earlier.seconds) / Self.cycle + 1) * Self.cycle : earlier.seconds
+        let from = Date(timeIntervalSince1970: Double(start))
+        let to = Date(timeIntervalSince1970: Double(start) + Double(elapsed))
         let parts = calendar.dateComponents(Set(Self.units.map(\.0)), from: from, to: to)
         for (index, (component, _)) in Self.units.enumerated() {
             if let count = parts.value(for: component), count != 0 { return (index, before ? -count : count) }
         }
         return (nil, 0)
     }
+
+    /// 1582-10-15T00:00:00Z, the first day of the Gregorian calendar, and
+    /// 400 Gregorian years (146,097 days), in seconds.
+    private static let gregorianStart: Int64 = -12_219_292_800
+    private static let cycle: Int64 = 146_097 * 86_400
 
     /// The same for instants less than 28 days apart, by arithmetic (to
     /// the nanosecond: a date 0.9999999 s away is "now", as doubles made it

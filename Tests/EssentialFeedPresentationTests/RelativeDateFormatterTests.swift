@@ -37,6 +37,20 @@ final class RelativeDateFormatterTests: XCTestCase {
         XCTAssertEqual(format(86_400, "zh_Hant_TW"), "1天前")
     }
 
+    /// Months and years before 15 October 1582 on the proleptic Gregorian
+    /// calendar (Foundation's counts them on the Julian one).
+    func test_spansBeforeTheGregorianCalendar_areCountedOnIt() throws {
+        func ago(_ date: String, _ now: String) throws -> String {
+            RelativeDateFormatter(locale: AppLocale("C")).string(for: try XCTUnwrap(Timestamp(iso8601: date)), relativeTo: try XCTUnwrap(Timestamp(iso8601: now)))
+        }
+        XCTAssertEqual(try ago("1500-03-01T00:00:00Z", "1501-03-01T00:00:00Z"), "1 year ago")
+        XCTAssertEqual(try ago("1400-03-01T00:00:00Z", "1500-03-01T00:00:00Z"), "100 years ago")
+        XCTAssertEqual(try ago("1500-02-01T00:00:00Z", "1500-03-01T00:00:00Z"), "1 month ago")
+        XCTAssertEqual(try ago("0001-01-01T00:00:00Z", "2001-01-01T00:00:00Z"), "2000 years ago")
+        XCTAssertEqual(try ago("1582-10-01T00:00:00Z", "1582-11-01T00:00:00Z"), "1 month ago")
+        XCTAssertEqual(try ago("2020-03-01T00:00:00Z", "2021-03-01T00:00:00Z"), "1 year ago")
+    }
+
     func test_futureDate_isIn() {
         XCTAssertEqual(format(-3_600, "en_US_POSIX"), "in 1 hour")
     }

@@ -104,6 +104,11 @@ final class AtomView: RecordView {
             report("no feed written: the input held only errors: \(Secrets.redact(firstError))")
             return
         }
+        // The spool's last writes, waited for before the head is written: a
+        // write that failed (a full disk) fails the feed whole (with one
+        // spill, only its reading found the failure, after the head: found
+        // in review).
+        _ = try spool.bytes()
         output.raw(Array(renderer.head().utf8))
         try spool.write(to: output)
         output.raw(Array(FeedAtomRenderer.tail.utf8))

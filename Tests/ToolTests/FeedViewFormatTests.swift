@@ -144,13 +144,16 @@ final class FeedViewFormatTests: XCTestCase {
     /// and the error said twice: found by the hunt).
     func test_atom_whoseEntriesCannotBeHeld_writesNoDocument_andSaysSoOnce() throws {
         let dir = temporaryDirectory(self)
-        let records = (0..<8000).map { #"{"id":"\#(UUID().uuidString)","description":"\#(String(repeating: "x", count: 200))","url":"http://h/\#($0).png"}"# }
-        try (records.joined(separator: "\n") + "\n").write(toFile: dir + "/in", atomically: false, encoding: .utf8)
-        let run = sh(#"ulimit -f 64; feed-view --format atom < "$D/in""#, environment: ["D": dir, "TMPDIR": dir])
-        XCTAssertEqual(run.status, 74, run.stderr)
-        XCTAssertEqual(run.out, "")
-        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
-        XCTAssertTrue(run.stderr.hasPrefix("feed-view: cannot write a temporary file: "), run.stderr)
+        // Entries of many spills, and of one (its failure found only when it is read).
+        for count in [8000, 1300] {
+            let records = (0..<count).map { #"{"id":"\#(UUID().uuidString)","description":"\#(String(repeating: "x", count: 200))","url":"http://h/\#($0).png"}"# }
+            try (records.joined(separator: "\n") + "\n").write(toFile: dir + "/in", atomically: false, encoding: .utf8)
+            let run = sh(#"ulimit -f 64; feed-view --format atom < "$D/in""#, environment: ["D": dir, "TMPDIR": dir])
+            XCTAssertEqual(run.status, 74, run.stderr)
+            XCTAssertEqual(run.out, "", "\(count)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("feed-view: cannot write a temporary file: "), run.stderr)
+        }
     }
 
     func test_atom_everyEntryHasAnId_andTheFeedsDateIsTheLatestOfItsEntries() throws {

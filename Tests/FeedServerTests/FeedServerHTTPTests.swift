@@ -48,14 +48,16 @@ final class FeedServerHTTPTests: FeedServerTestCase {
             "GET /v1/feed\r\n\r\n",
             "GET v1/feed HTTP/1.1\r\n\r\n",
             "GET  /v1/feed HTTP/1.1\r\n\r\n",
-            "GET /v1/feed HTTP/1.1\r\nNo colon here\r\n\r\n",
-            "GET /v1/feed HTTP/1.1\r\nBad Name: x\r\n\r\n",
-            "GET /v1/feed HTTP/1.1\r\nX: a\r\n folded\r\n\r\n",
-            "GET /v1/feed HTTP/1.1\r\nContent-Length: abc\r\n\r\n",
-            "GET /v1/feed HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
-            "GET /v1/feed HTTP/1.1\r\nX: a\0b\r\n\r\n",
+            "GET /v1/feed HTTP/1.1\r\nHost: h\r\nNo colon here\r\n\r\n",
+            "GET /v1/feed HTTP/1.1\r\nHost: h\r\nBad Name: x\r\n\r\n",
+            "GET /v1/feed HTTP/1.1\r\nHost: h\r\nX: a\r\n folded\r\n\r\n",
+            "GET /v1/feed HTTP/1.1\r\nHost: h\r\nContent-Length: abc\r\n\r\n",
+            "GET /v1/feed HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+            "GET /v1/feed HTTP/1.1\r\nHost: h\r\nX: a\0b\r\n\r\n",
             "G(T /v1/feed HTTP/1.1\r\n\r\n",
         ]
+        // Each with a Host field where it is the head's fields that are at
+        // fault: without one, the missing Host was the fault.
         for request in malformed {
             let connection = try XCTUnwrap(RawHTTPConnection(port: port))
             connection.send(request)

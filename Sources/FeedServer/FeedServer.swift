@@ -30,10 +30,9 @@ import Glibc
 /// `Content-Length`; connections persist per HTTP/1.1 (`Connection: close`
 /// honoured) and pipelined requests are answered in order. A malformed head
 /// gets 400 (an HTTP/1.1 one without a Host field, and any with two, among
-/// them), a head over
-/// 16 KiB 431 (with the empty lines before it; 414 when its request line
-/// reaches past that), a request body over 1 MiB 413, a chunked request body
-/// 501; each then closes. A connection closes when no request has arrived
+/// them), a head over 16 KiB 431 (with the empty lines before it; 414 when
+/// its request line reaches past that), a request body over 1 MiB 413, a
+/// chunked request body 501; each then closes. A connection closes when no request has arrived
 /// whole within `timeout` (30 s) of its start or of its last response.
 ///
 /// Each connection is served on its own thread, at most 256 at a time

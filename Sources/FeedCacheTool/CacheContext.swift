@@ -171,8 +171,8 @@ struct CacheContext {
             case .unasked:
                 tool.fail(ErrorRecord(.invalidData, "the server answered 304 Not Modified to a request without validators (the cache keeps none for this page): cache unchanged",
                                       context: context))
-            case .otherEntityTag:
-                tool.fail(ErrorRecord(.invalidData, "the server answered 304 Not Modified with another entity tag than the cached feed's: cache unchanged",
+            case .otherValidator:
+                tool.fail(ErrorRecord(.invalidData, "the server answered 304 Not Modified with other validators than the cached feed's: cache unchanged",
                                       context: context))
             }
         } catch {

@@ -38,7 +38,8 @@ public enum FeedCacheTool {
                               (from feed-map) gives the validators kept with the feed;
                               one of a 304 alone confirms the cached feed as it is,
                               stamped with the current time (exit 66 when none is
-                              cached).
+                              cached; 65 when it answers no conditional request
+                              of the cache's: see conditional).
               load            write the cached feed; empty or expired: a not_found
                               error record and exit 66. --images adds each image's
                               stored data to its record (image_data_base64),

@@ -80,10 +80,16 @@ final class ConfirmFeedCacheUseCaseTests: XCTestCase {
         let other = FeedValidators(url: "https://other/v1/feed", etag: "\"v1\"", lastModified: nil)
         XCTAssertEqual(try outcome(kept: weak, given: validators).0, .confirmed(header))
         XCTAssertEqual(try outcome(kept: validators, given: nil).0, .confirmed(header))
-        XCTAssertEqual(try outcome(kept: FeedValidators(url: validators.url, etag: nil, lastModified: "Tue, 01 Dec 2026 00:00:00 GMT"), given: validators).0, .confirmed(header))
+        let dated = FeedValidators(url: validators.url, etag: nil, lastModified: "Tue, 01 Dec 2026 00:00:00 GMT")
+        XCTAssertEqual(try outcome(kept: dated, given: dated).0, .confirmed(header))
+        XCTAssertEqual(try outcome(kept: dated, given: FeedValidators(url: validators.url, etag: nil, lastModified: "Tuesday, 01-Dec-26 00:00:00 GMT")).0,
+                       .confirmed(header), "the same date in another form")
         let refused: [(FeedValidators?, FeedValidators?, LocalFeedLoader.NotModifiedOutcome)] = [
             (nil, validators, .unasked), (other, validators, .unasked), (other, nil, .unasked),
-            (FeedValidators(url: validators.url, etag: "\"v0\"", lastModified: nil), validators, .otherEntityTag),
+            (FeedValidators(url: validators.url, etag: "\"v0\"", lastModified: nil), validators, .otherValidator),
+            (FeedValidators(url: validators.url, etag: nil, lastModified: "Tue, 01 Dec 2026 00:00:00 GMT"), validators, .otherValidator),
+            (FeedValidators(url: validators.url, etag: "W/\"v1\"", lastModified: "Tue, 01 Dec 2026 00:00:00 GMT"),
+             FeedValidators(url: validators.url, etag: nil, lastModified: "Wed, 02 Dec 2026 00:00:00 GMT"), .otherValidator),
         ]
         for (kept, given, expected) in refused {
             let (result, touched) = try outcome(kept: kept, given: given)

@@ -293,7 +293,7 @@ final class ConditionalToolTests: XCTestCase {
         let otherTag304 = #"{"page":"http://x/v1/feed?limit=10","status":304,"etag":"\"b\""}"#
         let weak304 = #"{"page":"http://x/v1/feed?limit=10","status":304,"etag":"W/\"a\""}"#
         XCTAssertEqual(sh(#"feed-cache --store "$T" --now 2026-01-01T00:00:00Z save"#, stdin: image + "\n" + page200 + "\n", environment: environment).status, 0)
-        for (page, message) in [(other304, "to a request without validators"), (otherTag304, "with another entity tag than the cached feed's")] {
+        for (page, message) in [(other304, "to a request without validators"), (otherTag304, "with other validators than the cached feed's")] {
             let run = sh(#"feed-cache --store "$T" --now 2026-01-20T00:00:00Z save"#, stdin: page + "\n", environment: environment)
             XCTAssertEqual(run.status, 65, run.stderr)
             XCTAssertTrue(run.stderr.contains(message), run.stderr)

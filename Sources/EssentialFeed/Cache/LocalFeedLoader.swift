@@ -190,21 +190,27 @@ public struct LocalFeedLoader {
         /// nothing here (it made an expired feed, or one saved from another
         /// URL, current again).
         case unasked
-        /// The 304 names another entity tag than the one kept: it updates
-        /// no stored response (RFC 9111, 4.3.4).
-        case otherEntityTag
+        /// The 304 names another representation than the one kept (another
+        /// entity tag, one where none was kept, or another Last-Modified
+        /// without one): it updates no stored response (RFC 9111, 4.3.4).
+        case otherValidator
     }
 
     /// A 304 Not Modified came for the page `url`, with `validators`: the
     /// cached feed is confirmed when it answers the conditional request
-    /// the cache would have made for that page.
+    /// the cache would have made for that page (`confirm`, unchecked, is
+    /// for a caller that knows it does).
     public func notModified(url: String, validators: FeedValidators?) throws(ErrorRecord) -> NotModifiedOutcome {
         let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) -> NotModifiedOutcome in
             guard let kept = try tx.retrieveValidators(), kept.url == url else {
                 return try tx.retrieveHeader() == nil ? .nothingCached : .unasked
             }
-            if let given = validators?.etag, let tag = kept.etag, !HTTPValidators.weaklyMatch(given, tag) { return .otherEntityTag }
+            if let given = validators?.etag {
+                guard let tag = kept.etag, HTTPValidators.weaklyMatch(given, tag) else { return .otherValidator }
+            } else if let given = validators?.lastModified, let date = kept.lastModified, HTTPDate.parse(given) != HTTPDate.parse(date) {
+                return .otherValidator
+            }
             return try Self.stamp(tx, timestamp, validators).map { .confirmed($0) } ?? .nothingCached
         }
     }

@@ -62,6 +62,10 @@ public struct AppLocale: Equatable, Sendable {
             self.init(identifier: "en_US_POSIX", language: "en")
             return
         }
+        // Chinese in a script of neither kind (zh_Cyrl_TW) dates in the
+        // script its titles are in: the region's (Traditional for Taiwan)
+        // mixed two (found in review).
+        if code == "zh", let given = script, given != "Hans", given != "Hant" { script = language == "zh-Hant" ? "Hant" : "Hans" }
         self.init(identifier: ([code] + [script, region, variant].compactMap { $0 }).joined(separator: "_"), language: language)
     }
 

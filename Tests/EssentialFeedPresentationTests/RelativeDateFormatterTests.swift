@@ -35,6 +35,8 @@ final class RelativeDateFormatterTests: XCTestCase {
         XCTAssertEqual(format(86_400, "zh_Cyrl"), format(86_400, "zh_CN"))
         XCTAssertEqual(format(86_400, "el_Latn_GR"), format(86_400, "el_GR"))
         XCTAssertEqual(format(86_400, "zh_Hant_TW"), "1天前")
+        XCTAssertEqual(format(3_600, "zh_Cyrl_TW"), format(3_600, "zh_Hans"), "the script of its titles")
+        XCTAssertEqual(AppLocale("zh_Cyrl_TW").language, "zh-Hans")
     }
 
     /// Months and years before 15 October 1582 on the proleptic Gregorian

@@ -93,10 +93,11 @@ public struct FeedAtomRenderer {
             let typeAttribute = type.map { " type=\"\($0)\"" } ?? ""
             var out = "<entry>\n"
             // Every entry has an id (RFC 4287, 4.1.2): its own, else its
-            // web URL, else one made of what it shows. Not a URL with a
-            // password: shown as ***, two images' were one entry's id (and
-            // a hash of it could be tried against guesses: found by the hunt).
-            let id = image.id.map(Self.urn) ?? url ?? Self.tag(shown, image.description ?? "", image.location ?? "")
+            // web URL, else one made of its id as written and what it shows.
+            // Not a URL with a password: shown as ***, two images' were one
+            // entry's id (and a hash of it could be tried against guesses:
+            // found by the hunt).
+            let id = image.id.map(Self.urn) ?? url ?? Self.tag(image.idText ?? "", shown, image.description ?? "", image.location ?? "")
             out += "<id>\(id)</id>\n"
             out += "<title>\(MarkupText.xml(Self.oneLine(title)))</title>\n"
             out += "<updated>\(Self.date(updated))</updated>\n"

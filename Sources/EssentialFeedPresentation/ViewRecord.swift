@@ -26,6 +26,8 @@ public enum ViewRecord {
     public struct Image {
         /// The record's id when it is a UUID.
         public var id: UUID?
+        /// The record's id as written, when it is a string.
+        public var idText: String?
         public var description: String?
         public var location: String?
         public var url: String
@@ -52,7 +54,7 @@ public enum ViewRecord {
             return
         }
         if let url = string("url"), document.member(root, "id") != nil {
-            self = .image(Image(id: id, description: string("description"), location: string("location"), url: url,
+            self = .image(Image(id: id, idText: string("id"), description: string("description"), location: string("location"), url: url,
                                 dataBase64: string(FeedImageRecordFields.imageData),
                                 cachedAt: string(FeedImageRecordFields.cachedAt).flatMap(Timestamp.init(iso8601:)),
                                 firstCachedAt: string(FeedImageRecordFields.firstCachedAt).flatMap(Timestamp.init(iso8601:))))

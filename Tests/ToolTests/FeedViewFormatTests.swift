@@ -128,7 +128,7 @@ final class FeedViewFormatTests: XCTestCase {
         }
         // Nor as an entry's id: two images whose URLs differ in their
         // password had one id (their URL, shown as ***), so a reader kept one.
-        let two = #"{"id":"x","url":"http://u:pw1@ex.com/a.png"}"# + "\n" + #"{"id":"y","url":"http://u:pw2@ex.com/b.png"}"# + "\n"
+        let two = #"{"id":"x","url":"http://u:pw1@ex.com/a.png"}"# + "\n" + #"{"id":"y","url":"http://u:pw2@ex.com/a.png"}"# + "\n"
         let ids = view("--format atom", two, language: "C").out.components(separatedBy: "\n").filter { $0.hasPrefix("<id>tag:essential-feed,2026:entry:") }
         XCTAssertEqual(Set(ids).count, 2, "\(ids)")
     }

@@ -240,6 +240,18 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertEqual(none.lines, [#"{"url":"http://x/v1/feed?limit=10"}"#])
     }
 
+    /// A page with a password in its URL (a base URL with credentials, as
+    /// feed-sync(1) allows) is kept with it shown as ***: its request, with
+    /// the password, gets its validators (it never did: found in review).
+    func test_conditional_addsTheValidatorsToTheCachedPagesRequest_whoseURLHasAPassword() throws {
+        let d = temporaryDirectory(self)
+        let environment = ["T": d + "/feed.sqlite"]
+        let page = #"{"page":"http://u:***@x/v1/feed?limit=10","status":200,"etag":"\"a\""}"#
+        XCTAssertEqual(sh(#"feed-cache --store "$T" save"#, stdin: image + "\n" + page + "\n", environment: environment).status, 0)
+        let run = sh(#"feed-cache --store "$T" conditional"#, stdin: #"{"url":"http://u:pw@x/v1/feed?limit=10"}"# + "\n", environment: environment)
+        XCTAssertEqual(run.lines, [#"{"url":"http://u:pw@x/v1/feed?limit=10","if_none_match":"\"a\""}"#])
+    }
+
     /// conditional reads the store for validators only: one it cannot read
     /// gives none, and the save at the pipe's end decides. A damaged store
     /// of ours is then reset by that save (a store error record from

@@ -105,7 +105,16 @@ public final class JSONFileFeedStore: FeedStore {
         let tx = JSONFileTransaction(document, path: path, documentPath: documentPath, temporaryPath: temporaryPath, temporaryFiles: temporaryFiles)
         defer { tx.end() }
         let result = try body(tx)
-        try tx.commit()
+        try tx.commit { [lockPath] () throws(ErrorRecord) in
+            // Its lock file removed (or replaced) meanwhile, another writer
+            // may have come in: this one saves nothing, and leaves that
+            // writer's temporary file alone. Two wrote at once: one's exit 0
+            // was the other's feed, and readers met a half-written store
+            // (found by the hunt).
+            guard lock.isStillHeld else {
+                throw ErrorRecord(.store, "cannot write \(path): its lock file \(lockPath) was removed or replaced while it was written (another writer may have come in): nothing saved")
+            }
+        }
         return result
     }
 

@@ -521,8 +521,9 @@ final class JSONFileTransaction: FeedStoreTransaction {
     // MARK: Committing
 
     /// Completes the document in the temporary file and renames it over the
-    /// store's file, when anything changed.
-    func commit() throws(ErrorRecord) {
+    /// store's file, when anything changed and `checkLock` (called just
+    /// before the rename) does not throw.
+    func commit(checkLock: () throws(ErrorRecord) -> Void = {}) throws(ErrorRecord) {
         guard hasChanges, !ended, let temporaryPath else { return }
         writer = nil
         let output: DocumentOutput
@@ -547,6 +548,19 @@ final class JSONFileTransaction: FeedStoreTransaction {
         try output.flush()
         var code: Int32?
         if fsync(temporaryFD) != 0 { code = errno }
+        do throws(ErrorRecord) {
+            try checkLock()
+        } catch {
+            // Removed only while its name is still this file's: it may name
+            // another writer's now.
+            var mine = stat(), named = stat()
+            if fstat(temporaryFD, &mine) == 0, stat(temporaryPath, &named) == 0, mine.st_dev == named.st_dev, mine.st_ino == named.st_ino {
+                _ = unlink(temporaryPath)
+            }
+            close(temporaryFD)
+            temporaryFD = -1
+            throw error
+        }
         if close(temporaryFD) != 0, code == nil { code = errno }
         temporaryFD = -1
         if code == nil { code = uninterrupted { rename(temporaryPath, documentPath) == 0 ? nil : errno } }

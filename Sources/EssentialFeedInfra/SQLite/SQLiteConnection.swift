@@ -162,7 +162,10 @@ final class SQLiteConnection {
             return POSIXFiles.busy(path, wait: wait)
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             corruptionDetected = true
-            return ErrorRecord(.store, "\(path): not a feed cache (\(String(cString: sqlite3_errmsg(db))))")
+            // A file whose header says it is ours is a damaged feed cache, not
+            // another's file (it was "not a feed cache": found by the hunt).
+            let what = primary == SQLITE_CORRUPT && SQLiteFileHeader.classify(header()) == .feedCache ? "damaged feed cache" : "not a feed cache"
+            return ErrorRecord(.store, "\(path): \(what) (\(String(cString: sqlite3_errmsg(db))))")
         default:
             let systemCode = sqlite3_system_errno(db)
             let reason = (primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN) && systemCode != 0

@@ -15,19 +15,43 @@ final class FileLock {
     /// Locks `lockPath` (created 0600 when missing) for the store at `storePath`,
     /// polling for up to `wait` seconds, then failing with `.busy`.
     init(_ lockPath: String, for storePath: String, wait: Double) throws(ErrorRecord) {
+        self.lockPath = lockPath
         fd = try POSIXFiles.openCreatingPrivately(lockPath, O_RDWR)
         let deadline = POSIXFiles.monotonicSeconds() + wait
         var pause = 0.001
+        while true {
+            try acquire(storePath, wait: wait, deadline: deadline, pause: &pause)
+            // The file locked is the one at the path still: one removed (or
+            // replaced) after it was opened locks out nobody, so it is opened
+            // and locked again.
+            if isStillHeld { return }
+            close(fd)
+            fd = try POSIXFiles.openCreatingPrivately(lockPath, O_RDWR)
+        }
+    }
+
+    private let lockPath: String
+
+    /// Whether the lock file at its path is still the one locked: a lock
+    /// file removed while it is held (by hand, a cleaner of old files)
+    /// lets another writer in, so a writer looks before it commits.
+    var isStillHeld: Bool {
+        var held = stat(), named = stat()
+        guard fd >= 0, fstat(fd, &held) == 0, stat(lockPath, &named) == 0 else { return false }
+        return held.st_dev == named.st_dev && held.st_ino == named.st_ino
+    }
+
+    private func acquire(_ storePath: String, wait: Double, deadline: Double, pause: inout Double) throws(ErrorRecord) {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
             guard code == EWOULDBLOCK else {
-                close(fd)
+                unlock()
                 throw POSIXFiles.failure("lock", lockPath, code)
             }
             let remaining = deadline - POSIXFiles.monotonicSeconds()
             guard remaining > 0 else {
-                close(fd)
+                unlock()
                 throw POSIXFiles.busy(storePath, wait: wait)
             }
             POSIXFiles.sleep(seconds: min(pause, remaining))

@@ -102,19 +102,15 @@ public final class JSONFileFeedStore: FeedStore {
         defer { if let token { temporaryFiles?.done(token) } }
         _ = unlink(temporaryPath)  // left by a writer that crashed
         let document = try openDocument()
-        let tx = JSONFileTransaction(document, path: path, documentPath: documentPath, temporaryPath: temporaryPath, temporaryFiles: temporaryFiles)
+        // Its lock file removed (or replaced) meanwhile, another writer may
+        // have come in: this one saves nothing, and leaves that writer's
+        // temporary file alone.
+        let tx = JSONFileTransaction(document, path: path, documentPath: documentPath, temporaryPath: temporaryPath, temporaryFiles: temporaryFiles) { [path, lockPath] in
+            lock.isStillHeld ? nil : ErrorRecord(.store, "cannot write \(path): its lock file \(lockPath) was removed or replaced while it was written (another writer may have come in): nothing saved")
+        }
         defer { tx.end() }
         let result = try body(tx)
-        try tx.commit { [lockPath] () throws(ErrorRecord) in
-            // Its lock file removed (or replaced) meanwhile, another writer
-            // may have come in: this one saves nothing, and leaves that
-            // writer's temporary file alone. Two wrote at once: one's exit 0
-            // was the other's feed, and readers met a half-written store
-            // (found by the hunt).
-            guard lock.isStillHeld else {
-                throw ErrorRecord(.store, "cannot write \(path): its lock file \(lockPath) was removed or replaced while it was written (another writer may have come in): nothing saved")
-            }
-        }
+        try tx.commit()
         return result
     }
 

@@ -76,7 +76,16 @@ final class JSONFileTransaction: FeedStoreTransaction {
     /// rename are made under their lock.
     private let temporaryFiles: (any TemporaryFiles)?
 
-    init(_ document: JSONFileDocument, path: String, documentPath: String, temporaryPath: String?, temporaryFiles: (any TemporaryFiles)? = nil) {
+    /// Why the writer's lock no longer holds (its lock file removed or
+    /// replaced: another writer may have come in), nil while it holds; asked
+    /// before each use of the temporary file's name, which is then another
+    /// writer's (two wrote at once, one's file renamed over the store by
+    /// the other: found by the hunt).
+    private let lockLost: () -> ErrorRecord?
+
+    init(_ document: JSONFileDocument, path: String, documentPath: String, temporaryPath: String?, temporaryFiles: (any TemporaryFiles)? = nil,
+         lockLost: @escaping () -> ErrorRecord? = { nil }) {
+        self.lockLost = lockLost
         self.temporaryFiles = temporaryFiles
         self.document = document
         self.path = path
@@ -101,7 +110,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
         if temporaryFD >= 0 {
             close(temporaryFD)
             temporaryFD = -1
-            if !committed, let temporaryPath { _ = unlink(temporaryPath) }
+            if !committed, let temporaryPath, lockLost() == nil { _ = unlink(temporaryPath) }
         }
         if document.fd >= 0 { close(document.fd) }
         insertedData.discard()
@@ -400,6 +409,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
         #if DEBUG
         TestPause.at("FEED_TEST_PAUSE_BEFORE_TEMPORARY_FILE")
         #endif
+        if let lost = lockLost() { throw lost }
         let (fd, code) = uninterrupted { () -> (Int32, Int32) in
             _ = unlink(temporaryPath)
             var fd: Int32
@@ -521,9 +531,8 @@ final class JSONFileTransaction: FeedStoreTransaction {
     // MARK: Committing
 
     /// Completes the document in the temporary file and renames it over the
-    /// store's file, when anything changed and `checkLock` (called just
-    /// before the rename) does not throw.
-    func commit(checkLock: () throws(ErrorRecord) -> Void = {}) throws(ErrorRecord) {
+    /// store's file, when anything changed and the lock still holds.
+    func commit() throws(ErrorRecord) {
         guard hasChanges, !ended, let temporaryPath else { return }
         writer = nil
         let output: DocumentOutput
@@ -548,18 +557,13 @@ final class JSONFileTransaction: FeedStoreTransaction {
         try output.flush()
         var code: Int32?
         if fsync(temporaryFD) != 0 { code = errno }
-        do throws(ErrorRecord) {
-            try checkLock()
-        } catch {
+        if let lost = lockLost() {
             // Removed only while its name is still this file's: it may name
             // another writer's now.
-            var mine = stat(), named = stat()
-            if fstat(temporaryFD, &mine) == 0, stat(temporaryPath, &named) == 0, mine.st_dev == named.st_dev, mine.st_ino == named.st_ino {
-                _ = unlink(temporaryPath)
-            }
+            if POSIXFiles.isSameFile(temporaryFD, as: temporaryPath) { _ = unlink(temporaryPath) }
             close(temporaryFD)
             temporaryFD = -1
-            throw error
+            throw lost
         }
         if close(temporaryFD) != 0, code == nil { code = errno }
         temporaryFD = -1

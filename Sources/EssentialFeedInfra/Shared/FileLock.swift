@@ -19,13 +19,16 @@ final class FileLock {
         fd = try POSIXFiles.openCreatingPrivately(lockPath, O_RDWR)
         let deadline = POSIXFiles.monotonicSeconds() + wait
         var pause = 0.001
+        var reopened = false
         while true {
             try acquire(storePath, wait: wait, deadline: deadline, pause: &pause)
             // The file locked is the one at the path still: one removed (or
             // replaced) after it was opened locks out nobody, so it is opened
-            // and locked again.
+            // and locked again (once, else within the wait).
             if isStillHeld { return }
-            close(fd)
+            unlock()
+            guard !reopened || POSIXFiles.monotonicSeconds() < deadline else { throw POSIXFiles.busy(storePath, wait: wait) }
+            reopened = true
             fd = try POSIXFiles.openCreatingPrivately(lockPath, O_RDWR)
         }
     }
@@ -35,11 +38,7 @@ final class FileLock {
     /// Whether the lock file at its path is still the one locked: a lock
     /// file removed while it is held (by hand, a cleaner of old files)
     /// lets another writer in, so a writer looks before it commits.
-    var isStillHeld: Bool {
-        var held = stat(), named = stat()
-        guard fd >= 0, fstat(fd, &held) == 0, stat(lockPath, &named) == 0 else { return false }
-        return held.st_dev == named.st_dev && held.st_ino == named.st_ino
-    }
+    var isStillHeld: Bool { fd >= 0 && POSIXFiles.isSameFile(fd, as: lockPath) }
 
     private func acquire(_ storePath: String, wait: Double, deadline: Double, pause: inout Double) throws(ErrorRecord) {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

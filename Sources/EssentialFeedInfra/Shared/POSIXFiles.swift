@@ -128,6 +128,13 @@ public enum POSIXFiles {
         return file
     }
 
+    /// Whether `path` names the file open as `fd` (the same device and inode).
+    static func isSameFile(_ fd: Int32, as path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     /// The file a symbolic link at `path` points to, or `path` itself when it
     /// is not a link. A link to nothing yet gives the file it names (made by
     /// the first write), through links to links (at most 40, as the kernel).

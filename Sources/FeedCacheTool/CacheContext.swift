@@ -199,7 +199,7 @@ struct CacheContext {
             }
             // The page is kept with its password shown as *** (as every
             // record shows one), the request has it.
-            guard let validators, validators.url == Secrets.redact(url) else {
+            guard let validators, Secrets.redact(validators.url) == Secrets.redact(url) else {
                 tool.output.record { $0.beginObject(); $0.members(of: document, document.root); $0.endObject() }
                 return
             }

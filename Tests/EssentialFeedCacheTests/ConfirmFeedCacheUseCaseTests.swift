@@ -90,6 +90,9 @@ final class ConfirmFeedCacheUseCaseTests: XCTestCase {
             (FeedValidators(url: validators.url, etag: nil, lastModified: "Tue, 01 Dec 2026 00:00:00 GMT"), validators, .otherValidator),
             (FeedValidators(url: validators.url, etag: "W/\"v1\"", lastModified: "Tue, 01 Dec 2026 00:00:00 GMT"),
              FeedValidators(url: validators.url, etag: nil, lastModified: "Wed, 02 Dec 2026 00:00:00 GMT"), .otherValidator),
+            // Dates in no form HTTPDate reads are compared as written.
+            (FeedValidators(url: validators.url, etag: nil, lastModified: "Tue, 01 Dec 2026 00:00:00 +0000"),
+             FeedValidators(url: validators.url, etag: nil, lastModified: "Wed, 02 Dec 2026 00:00:00 +0000"), .otherValidator),
         ]
         for (kept, given, expected) in refused {
             let (result, touched) = try outcome(kept: kept, given: given)

@@ -250,6 +250,13 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertEqual(sh(#"feed-cache --store "$T" save"#, stdin: image + "\n" + page + "\n", environment: environment).status, 0)
         let run = sh(#"feed-cache --store "$T" conditional"#, stdin: #"{"url":"http://u:pw@x/v1/feed?limit=10"}"# + "\n", environment: environment)
         XCTAssertEqual(run.lines, [#"{"url":"http://u:pw@x/v1/feed?limit=10","if_none_match":"\"a\""}"#])
+        // And one written by hand with it in clear, and its 304.
+        let clear = #"{"page":"http://u:pw@x/v1/feed?limit=10","status":200,"etag":"\"a\""}"#
+        XCTAssertEqual(sh(#"feed-cache --store "$T" save"#, stdin: image + "\n" + clear + "\n", environment: environment).status, 0)
+        XCTAssertEqual(sh(#"feed-cache --store "$T" conditional"#, stdin: #"{"url":"http://u:pw@x/v1/feed?limit=10"}"# + "\n", environment: environment).lines,
+                       [#"{"url":"http://u:pw@x/v1/feed?limit=10","if_none_match":"\"a\""}"#])
+        let notModified = #"{"page":"http://u:***@x/v1/feed?limit=10","status":304,"etag":"\"a\""}"#
+        XCTAssertEqual(sh(#"feed-cache --store "$T" save"#, stdin: notModified + "\n", environment: environment).status, 0)
     }
 
     /// conditional reads the store for validators only: one it cannot read

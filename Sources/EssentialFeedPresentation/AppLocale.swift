@@ -63,8 +63,8 @@ public struct AppLocale: Equatable, Sendable {
             return
         }
         // Chinese in a script of neither kind (zh_Cyrl_TW) dates in the
-        // script its titles are in: the region's (Traditional for Taiwan)
-        // mixed two (found in review).
+        // script its titles are in, the region's (its dates and titles were
+        // in two scripts: found in review).
         if code == "zh", let given = script, given != "Hans", given != "Hant" { script = language == "zh-Hant" ? "Hant" : "Hans" }
         self.init(identifier: ([code] + [script, region, variant].compactMap { $0 }).joined(separator: "_"), language: language)
     }
@@ -81,7 +81,9 @@ public struct AppLocale: Equatable, Sendable {
         let languages = Localized.languages
         let code = currentCode(code)
         if code == "zh" {
-            let traditional = script == "Hant" || (script == nil && ["TW", "HK", "MO"].contains(region ?? ""))
+            // The script, else (none, or one of neither kind) the region.
+            let known = script == "Hans" || script == "Hant" ? script : nil
+            let traditional = known == "Hant" || (known == nil && ["TW", "HK", "MO"].contains(region ?? ""))
             return traditional ? "zh-Hant" : "zh-Hans"
         }
         if let region, languages.contains("\(code)-\(region)") { return "\(code)-\(region)" }

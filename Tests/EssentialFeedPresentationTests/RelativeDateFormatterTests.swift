@@ -35,8 +35,10 @@ final class RelativeDateFormatterTests: XCTestCase {
         XCTAssertEqual(format(86_400, "zh_Cyrl"), format(86_400, "zh_CN"))
         XCTAssertEqual(format(86_400, "el_Latn_GR"), format(86_400, "el_GR"))
         XCTAssertEqual(format(86_400, "zh_Hant_TW"), "1天前")
-        XCTAssertEqual(format(3_600, "zh_Cyrl_TW"), format(3_600, "zh_Hans"), "the script of its titles")
-        XCTAssertEqual(AppLocale("zh_Cyrl_TW").language, "zh-Hans")
+        XCTAssertEqual(format(3_600, "zh_Cyrl_TW"), format(3_600, "zh_Hant_TW"), "the script of its titles, the region's")
+        XCTAssertEqual(AppLocale("zh_Cyrl_TW").language, "zh-Hant")
+        XCTAssertEqual(format(3_600, "zh_Cyrl"), format(3_600, "zh_Hans"))
+        XCTAssertEqual(AppLocale("zh_Cyrl").language, "zh-Hans")
     }
 
     /// Months and years before 15 October 1582 on the proleptic Gregorian
@@ -49,7 +51,8 @@ final class RelativeDateFormatterTests: XCTestCase {
         XCTAssertEqual(try ago("1400-03-01T00:00:00Z", "1500-03-01T00:00:00Z"), "100 years ago")
         XCTAssertEqual(try ago("1500-02-01T00:00:00Z", "1500-03-01T00:00:00Z"), "1 month ago")
         XCTAssertEqual(try ago("0001-01-01T00:00:00Z", "2001-01-01T00:00:00Z"), "2000 years ago")
-        XCTAssertEqual(try ago("1582-10-01T00:00:00Z", "1582-11-01T00:00:00Z"), "1 month ago")
+        XCTAssertEqual(try ago("1582-09-14T00:00:00Z", "1582-10-14T00:00:00Z"), "1 month ago")
+        XCTAssertEqual(try ago("1581-10-14T00:00:00Z", "1582-10-14T00:00:00Z"), "1 year ago")
         XCTAssertEqual(try ago("2020-03-01T00:00:00Z", "2021-03-01T00:00:00Z"), "1 year ago")
     }
 

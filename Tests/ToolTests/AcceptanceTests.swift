@@ -160,10 +160,11 @@ final class AcceptanceTests: XCTestCase {
         XCTAssertEqual(sh("feed-cache load", environment: env).records().compactMap { $0["id"] as? String }, ids)
     }
 
-    /// A 304 for a later page (asked for without validators) confirms
-    /// nothing and ends nothing: the run fails (65) and the cache keeps its
-    /// items and images (taken as an empty last page, it dropped 9 of 12).
-    func test_feedSync_a304ForALaterPage_failsTheRun_andTheCacheKeepsItsItems() throws {
+    /// A 304 to a request asked for without validators (a first page of
+    /// another base URL, or a later page) confirms nothing and ends nothing:
+    /// the run fails (65) and the cache keeps its items and images (taken
+    /// as an empty last page, it dropped 9 of 12).
+    func test_feedSync_a304ToARequestWithoutValidators_failsTheRun_andTheCacheKeepsItsItems() throws {
         let server = try Served(["--builtin", "demo"], test: self)
         let env = environment(server.base, temporaryDirectory(self) + "/feed.sqlite")
         XCTAssertEqual(sh(#""$S/feed-sync" --limit 3 --pages 4"#, environment: env).status, 0)
@@ -173,7 +174,7 @@ final class AcceptanceTests: XCTestCase {
         faulty["FEED_BASE_URL"] = server.base + "/_fault/status=304"
         let run = sh(#""$S/feed-sync" --limit 3 --pages 2"#, environment: faulty)
         XCTAssertEqual(run.status, 65, run.stderr)
-        XCTAssertTrue(run.stderr.contains("304 Not Modified for a page after an item"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("304 Not Modified to a request without validators"), run.stderr)
         let after = sh("feed-cache info", environment: env).records().first
         XCTAssertEqual(after?["items"] as? Int, 12)
         XCTAssertEqual(after?["image_data_count"] as? Int, before?["image_data_count"] as? Int)

@@ -300,6 +300,18 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertEqual(load.lines, [image])
     }
 
+    /// A 304 for a page after an item (asked for without validators) is
+    /// refused before anything else: it re-stamped the whole feed.
+    func test_saveMerge_ofA304ForAPageAfterAnItem_confirmsNothing() throws {
+        let d = temporaryDirectory(self)
+        let environment = ["T": d + "/feed.sqlite"]
+        XCTAssertEqual(sh(#"feed-cache --store "$T" --now 2026-01-01T00:00:00Z save"#, stdin: image + "\n" + page200 + "\n", environment: environment).status, 0)
+        let run = sh(#"feed-cache --store "$T" --now 2026-01-20T00:00:00Z save --merge --after 2AB2AE66-A4B7-4A16-B374-51BBAC8DB086"#, stdin: page304 + "\n", environment: environment)
+        XCTAssertEqual(run.status, 65, run.stderr)
+        XCTAssertTrue(run.stderr.contains("304 Not Modified for a page after an item"), run.stderr)
+        XCTAssertEqual(sh(#"feed-cache --store "$T" --now 2026-01-20T00:00:00Z load"#, environment: environment).status, 66, "still expired")
+    }
+
     /// A 304 answers a conditional request only: to one the cache made no
     /// validators for (another page, or a cache that keeps none), or naming
     /// another entity tag than the one kept (RFC 9111, 4.3.4), it confirms

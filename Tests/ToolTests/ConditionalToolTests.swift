@@ -250,13 +250,15 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertEqual(sh(#"feed-cache --store "$T" save"#, stdin: image + "\n" + page + "\n", environment: environment).status, 0)
         let run = sh(#"feed-cache --store "$T" conditional"#, stdin: #"{"url":"http://u:pw@x/v1/feed?limit=10"}"# + "\n", environment: environment)
         XCTAssertEqual(run.lines, [#"{"url":"http://u:pw@x/v1/feed?limit=10","if_none_match":"\"a\""}"#])
-        // And one written by hand with it in clear, and its 304.
-        let clear = #"{"page":"http://u:pw@x/v1/feed?limit=10","status":200,"etag":"\"a\""}"#
+        // And one written by hand with it in clear, and its 304, which
+        // keeps the Last-Modified it does not give.
+        let clear = #"{"page":"http://u:pw@x/v1/feed?limit=10","status":200,"etag":"\"a\"","last_modified":"Tue, 01 Dec 2026 00:00:00 GMT"}"#
         XCTAssertEqual(sh(#"feed-cache --store "$T" save"#, stdin: image + "\n" + clear + "\n", environment: environment).status, 0)
-        XCTAssertEqual(sh(#"feed-cache --store "$T" conditional"#, stdin: #"{"url":"http://u:pw@x/v1/feed?limit=10"}"# + "\n", environment: environment).lines,
-                       [#"{"url":"http://u:pw@x/v1/feed?limit=10","if_none_match":"\"a\""}"#])
+        let both = [#"{"url":"http://u:pw@x/v1/feed?limit=10","if_none_match":"\"a\"","if_modified_since":"Tue, 01 Dec 2026 00:00:00 GMT"}"#]
+        XCTAssertEqual(sh(#"feed-cache --store "$T" conditional"#, stdin: #"{"url":"http://u:pw@x/v1/feed?limit=10"}"# + "\n", environment: environment).lines, both)
         let notModified = #"{"page":"http://u:***@x/v1/feed?limit=10","status":304,"etag":"\"a\""}"#
         XCTAssertEqual(sh(#"feed-cache --store "$T" save"#, stdin: notModified + "\n", environment: environment).status, 0)
+        XCTAssertEqual(sh(#"feed-cache --store "$T" conditional"#, stdin: #"{"url":"http://u:pw@x/v1/feed?limit=10"}"# + "\n", environment: environment).lines, both)
     }
 
     /// conditional reads the store for validators only: one it cannot read

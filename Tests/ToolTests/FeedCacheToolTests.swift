@@ -350,6 +350,16 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(cache("load", store).out, feedA)
     }
 
+    /// A JSON store whose lock file is a symbolic link to nothing is a store
+    /// error, within the wait (the lock was made, and failed to open, for ever).
+    func test_save_ofAJSONStoreWhoseLockFileIsADanglingLink_isAStoreError() throws {
+        let dir = temporaryDirectory(self)
+        let store = dir + "/feed.json"
+        try FileManager.default.createSymbolicLink(atPath: store + ".lock", withDestinationPath: dir + "/nowhere/lock")
+        let run = sh(#"timeout 20 feed-cache --store "$S" --wait 1 save; echo "status $?""#, stdin: feedA, environment: ["S": store])
+        XCTAssertEqual(run.lines.last, "status 74", run.stderr)
+    }
+
     /// A SQLite store of ours damaged inside (a page zeroed) is a damaged
     /// feed cache, not another's file (it was "not a feed cache").
     func test_load_ofASQLiteStoreOfOursDamagedInside_saysItIsADamagedFeedCache() throws {

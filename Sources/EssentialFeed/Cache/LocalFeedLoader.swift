@@ -170,7 +170,8 @@ public struct LocalFeedLoader {
     private static func stamp(_ tx: FeedStoreTransaction, _ timestamp: Timestamp, _ validators: FeedValidators?) throws(ErrorRecord) -> CachedFeedHeader? {
         guard try tx.touchCachedFeed(timestamp: timestamp) else { return nil }
         if var validators {
-            if validators.etag == nil || validators.lastModified == nil, let kept = try tx.retrieveValidators(), kept.url == validators.url {
+            if validators.etag == nil || validators.lastModified == nil, let kept = try tx.retrieveValidators(),
+               Secrets.redact(kept.url) == Secrets.redact(validators.url) {
                 validators.etag = validators.etag ?? kept.etag
                 validators.lastModified = validators.lastModified ?? kept.lastModified
             }

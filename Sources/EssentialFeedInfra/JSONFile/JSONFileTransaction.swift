@@ -108,9 +108,11 @@ final class JSONFileTransaction: FeedStoreTransaction {
         ended = true
         writer = nil
         if temporaryFD >= 0 {
+            // With the lock lost, removed only while its name is still this
+            // file's (it was left behind: found in review).
+            if !committed, let temporaryPath, lockLost() == nil || POSIXFiles.isSameFile(temporaryFD, as: temporaryPath) { _ = unlink(temporaryPath) }
             close(temporaryFD)
             temporaryFD = -1
-            if !committed, let temporaryPath, lockLost() == nil { _ = unlink(temporaryPath) }
         }
         if document.fd >= 0 { close(document.fd) }
         insertedData.discard()

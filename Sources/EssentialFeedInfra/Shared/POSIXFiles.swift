@@ -103,7 +103,12 @@ public enum POSIXFiles {
             let existing = open(path, flags | O_CLOEXEC)
             if existing >= 0 { return existing }
             let again = errno
-            if again == ENOENT || again == EINTR { continue }  // removed in between: create it
+            // Removed in between: made again. A symbolic link to nothing
+            // stays one (O_EXCL does not follow it): an error, not a loop
+            // for ever (found in review).
+            var link = stat()
+            if again == ENOENT, lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK { throw failure("open", path, again) }
+            if again == ENOENT || again == EINTR { continue }
             throw failure("open", path, again)
         }
     }

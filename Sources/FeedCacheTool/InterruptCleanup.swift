@@ -18,10 +18,6 @@ import Glibc
 final class InterruptCleanup: TemporaryFiles, @unchecked Sendable {
     static let shared = InterruptCleanup()
 
-    func mayCreate(_ path: String) -> Int {
-        Signals.onInterrupt { _ = unlink(path) }
-    }
-
     /// Runs `step` unless the process is ending: then it waits for the end.
     func uninterrupted<T>(_ step: () -> T) -> T {
         Signals.uninterrupted(step)

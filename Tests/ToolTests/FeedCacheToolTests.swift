@@ -402,6 +402,32 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".tmp"))
     }
 
+    /// A writer that has lost its lock and is then interrupted removes its
+    /// own temporary file only: the name may be the other writer's by then
+    /// (it was removed by name, and that writer failed: found by the hunt).
+    func test_interruptedSave_whoseJSONLockFileWasRemoved_leavesTheOtherWritersTemporaryFile() throws {
+        guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
+            throw XCTSkip("the pause that makes the order is in debug builds only")
+        }
+        let dir = temporaryDirectory(self)
+        let store = dir + "/s/feed.json"
+        cache("save", store, stdin: feedA)
+        try (Self.image2 + "\n").write(toFile: dir + "/input", atomically: false, encoding: .utf8)
+        try (Self.image0 + "\n").write(toFile: dir + "/first-input", atomically: false, encoding: .utf8)
+        let run = sh(#"""
+            FEED_TEST_PAUSE_BEFORE_COMMIT="$D/first" feed-cache --store "$S" save < "$D/first-input" > /dev/null 2>&1 & first=$!
+            while [ ! -e "$D/first.ready" ]; do sleep 0.01; done
+            rm "$S.lock"
+            FEED_TEST_PAUSE_BEFORE_COMMIT="$D/second" feed-cache --store "$S" save < "$D/input" & second=$!
+            while [ ! -e "$D/second.ready" ]; do sleep 0.01; done
+            kill -TERM $first; wait $first; echo "first $?"
+            touch "$D/second.go"; wait $second; echo "second $?"
+            """#, environment: ["D": dir, "S": store], timeout: 30)
+        XCTAssertEqual(run.lines, ["first 143", "second 0"], run.stderr)
+        XCTAssertEqual(cache("load", store).out, Self.image2 + "\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + ".tmp"))
+    }
+
     /// The other order that left `feed.json.tmp` behind under
     /// ThreadSanitizer: the signal comes before the save has said what to
     /// clean up (here, while it waits for the store's lock, held by another

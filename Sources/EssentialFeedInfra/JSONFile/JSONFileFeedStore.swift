@@ -72,8 +72,8 @@ public final class JSONFileFeedStore: FeedStore {
     /// (removed on failure, and by the next writer after a crash).
     public var temporaryPath: String { documentPath + ".tmp" }
 
-    /// Told about the temporary file while a write transaction may create
-    /// it, so that an interrupted process can remove it (see `TemporaryFiles`).
+    /// Told about the temporary file while a write transaction has it, so
+    /// that an interrupted process removes it (see `TemporaryFiles`).
     public var temporaryFiles: (any TemporaryFiles)?
 
     public init(path: String, wait: Double, temporaryFiles: (any TemporaryFiles)? = nil) {
@@ -97,9 +97,6 @@ public final class JSONFileFeedStore: FeedStore {
         }
         let lock = try FileLock(lockPath, for: path, wait: wait)
         defer { lock.unlock() }
-        // Only a lock holder writes the temporary file: from here it is ours.
-        let token = temporaryFiles?.mayCreate(temporaryPath)
-        defer { if let token { temporaryFiles?.done(token) } }
         _ = unlink(temporaryPath)  // left by a writer that crashed
         let document = try openDocument()
         // Its lock file removed (or replaced) meanwhile, another writer may

@@ -51,6 +51,8 @@ final class JSONFileTransaction: FeedStoreTransaction {
     private var feed = Feed.old
     private var output: DocumentOutput?
     private var temporaryFD: Int32 = -1
+    /// The interrupt's removal of the temporary file, while it may be there.
+    private var removalToken: Int?
     /// Where the new feed's first item starts in the temporary file.
     private var itemsStart = 0
     private var newCount = 0
@@ -114,6 +116,8 @@ final class JSONFileTransaction: FeedStoreTransaction {
             close(temporaryFD)
             temporaryFD = -1
         }
+        if let removalToken { temporaryFiles?.done(removalToken) }
+        removalToken = nil
         if document.fd >= 0 { close(document.fd) }
         insertedData.discard()
     }
@@ -416,7 +420,13 @@ final class JSONFileTransaction: FeedStoreTransaction {
             _ = unlink(temporaryPath)
             var fd: Int32
             repeat { fd = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) } while fd < 0 && errno == EINTR
-            return (fd, errno)
+            let code = errno
+            // Removed at an interrupt only while its name is still this
+            // file's: with the lock lost, another writer's may have taken
+            // it (that file was removed, and that writer failed: found by
+            // the hunt).
+            if fd >= 0 { removalToken = temporaryFiles?.onInterrupt(POSIXFiles.removal(of: temporaryPath, whileItNames: fd)) }
+            return (fd, code)
         }
         guard fd >= 0 else { throw POSIXFiles.failure("write", path, code) }
         temporaryFD = fd
@@ -536,6 +546,9 @@ final class JSONFileTransaction: FeedStoreTransaction {
     /// store's file, when anything changed and the lock still holds.
     func commit() throws(ErrorRecord) {
         guard hasChanges, !ended, let temporaryPath else { return }
+        #if DEBUG
+        TestPause.at("FEED_TEST_PAUSE_BEFORE_COMMIT")
+        #endif
         writer = nil
         let output: DocumentOutput
         // Image data is kept only for images of the feed: a new feed's URLs

@@ -140,6 +140,19 @@ public enum POSIXFiles {
         return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
+    /// A clean-up for an interrupt that removes `path` only while it still
+    /// names the file open as `fd` now (the same device and inode): by the
+    /// time it runs, the name may be another process's file.
+    static func removal(of path: String, whileItNames fd: Int32) -> @Sendable () -> Void {
+        var open = stat()
+        guard fstat(fd, &open) == 0 else { return {} }
+        let (device, inode) = (open.st_dev, open.st_ino)
+        return {
+            var named = stat()
+            if stat(path, &named) == 0, named.st_dev == device, named.st_ino == inode { _ = unlink(path) }
+        }
+    }
+
     /// The file a symbolic link at `path` points to, or `path` itself when it
     /// is not a link. A link to nothing yet gives the file it names (made by
     /// the first write), through links to links (at most 40, as the kernel).

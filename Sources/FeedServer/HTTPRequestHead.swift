@@ -104,7 +104,37 @@ struct HTTPRequestHead: Equatable {
         let hosts = head.fields.lazy.filter { $0.name.caseInsensitiveCompare("Host") == .orderedSame }.count
         if hosts > 1 { return .failure(status: 400, message: "more than one Host field") }
         if hosts == 0, head.minorVersion >= 1 { return .failure(status: 400, message: "no Host field (HTTP/1.1 requires one)") }
+        if let host = head.fields.first(where: { $0.name.caseInsensitiveCompare("Host") == .orderedSame }), !Self.isHostValue(host.value) {
+            return .failure(status: 400, message: "invalid Host field")
+        }
         return .complete(head, consumed: end)
+    }
+
+    /// RFC 9110, 7.2: `uri-host [ ":" port ]`, or empty; the host an IP
+    /// literal in brackets or a reg-name (`Host: a, b`, two hosts in one
+    /// field, got 200: found by the hunt).
+    static func isHostValue(_ value: String) -> Bool {
+        var bytes = Substring(value).utf8[...]
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return false }
+            let literal = bytes[bytes.index(after: bytes.startIndex)..<close]
+            guard !literal.isEmpty, literal.allSatisfy({ isUnreservedOrSubDelimiter($0) || $0 == UInt8(ascii: ":") }) else { return false }
+            bytes = bytes[bytes.index(after: close)...]
+        } else {
+            let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            guard bytes[..<end].allSatisfy({ isUnreservedOrSubDelimiter($0) || $0 == UInt8(ascii: "%") }) else { return false }
+            bytes = bytes[end...]
+        }
+        guard let colon = bytes.first else { return true }
+        return colon == UInt8(ascii: ":") && bytes.dropFirst().allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
+    /// RFC 3986's unreserved and sub-delims characters.
+    private static func isUnreservedOrSubDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-._~!$&'()*+,;=".utf8.contains(byte)
+        }
     }
 
     /// `METHOD SP TARGET SP HTTP/1.x`

@@ -125,13 +125,22 @@ final class FeedServerHTTPTests: FeedServerTestCase {
     }
 
     /// RFC 9112, 3.2: an HTTP/1.1 request without a Host field, or any with
-    /// two, gets 400; an HTTP/1.0 one without is served.
-    func test_aMissingOrRepeatedHost_gets400() throws {
+    /// two or with a value that is not a host and port (two hosts in one
+    /// field), gets 400; an HTTP/1.0 one without is served.
+    func test_aMissingRepeatedOrInvalidHost_gets400() throws {
         let (_, port, _) = try makeServer()
         for (request, status) in [("GET /v1/feed?limit=1 HTTP/1.1\r\n\r\n", 400),
                                   ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n", 400),
                                   ("GET /v1/feed?limit=1 HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", 400),
                                   ("GET /v1/feed?limit=1 HTTP/1.0\r\n\r\n", 200),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: a, b\r\n\r\n", 400),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: a:80x\r\n\r\n", 400),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: a/b\r\n\r\n", 400),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: [::1\r\n\r\n", 400),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: \r\n\r\n", 200),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n", 200),
+                                  ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: xn--bcher-kva.example:80\r\n\r\n", 200),
                                   ("GET /v1/feed?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 200)] {
             let connection = try XCTUnwrap(RawHTTPConnection(port: port))
             connection.send(request)

@@ -26,7 +26,8 @@ public enum ViewRecord {
     public struct Image {
         /// The record's id when it is a UUID.
         public var id: UUID?
-        /// The record's id as written, when it is a string.
+        /// The record's id as written: a string's text, a number's digits,
+        /// `true`, `false` or `null`; nil for an array or an object.
         public var idText: String?
         public var description: String?
         public var location: String?
@@ -54,12 +55,27 @@ public enum ViewRecord {
             return
         }
         if let url = string("url"), document.member(root, "id") != nil {
-            self = .image(Image(id: id, idText: string("id"), description: string("description"), location: string("location"), url: url,
+            self = .image(Image(id: id, idText: Self.scalarText(document, document.member(root, "id")), description: string("description"), location: string("location"), url: url,
                                 dataBase64: string(FeedImageRecordFields.imageData),
                                 cachedAt: string(FeedImageRecordFields.cachedAt).flatMap(Timestamp.init(iso8601:)),
                                 firstCachedAt: string(FeedImageRecordFields.firstCachedAt).flatMap(Timestamp.init(iso8601:))))
             return
         }
         return nil
+    }
+
+    /// A scalar's text (a string's decoded), nil for a container or none:
+    /// images whose ids were numbers got one Atom id when their URL and
+    /// text were the same (found by the hunt).
+    private static func scalarText(_ document: JSONDocument, _ node: Int?) -> String? {
+        guard let node else { return nil }
+        switch document.kind(node) {
+        case .string: return document.string(node)
+        case .number: return document.numberText(node)
+        case .true: return "true"
+        case .false: return "false"
+        case .null: return "null"
+        case .array, .object: return nil
+        }
     }
 }

@@ -46,12 +46,14 @@ public final class Tool: @unchecked Sendable {
     }
 
     /// Parses the arguments; answers `--help` and `--version`; a usage error
-    /// ends the process with status 64.
+    /// ends the process with status 64. A password in an argument is hidden
+    /// from the process list (`shown` masks it: a URL's, by default).
     public init(
         name: String,
         help: String,
         options: [OptionSpec],
         arguments: [String] = Invocation.arguments,
+        shown: (String) -> String = { Secrets.redact($0) },
         environment: [String: String] = Tool.processEnvironment(),
         writesErrorRecords: Bool = true,
         streams: Streams = .standard
@@ -63,6 +65,7 @@ public final class Tool: @unchecked Sendable {
         self.help = help
         self.environment = environment
         diagnostics = Diagnostics(tool: name, environment: environment["FEED_LOG"])
+        if streams.handlesSignals { Invocation.hideFromProcessList(shown) }
         let maxLineText = environment["FEED_MAX_LINE"].flatMap { $0.isEmpty ? nil : $0 }
         maxLine = maxLineText.map { ByteCount.parse($0) ?? 0 } ?? InputLines.defaultMaxLine
         output = Output(fd: streams.output, diagnostics: diagnostics)

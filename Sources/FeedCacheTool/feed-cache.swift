@@ -108,7 +108,9 @@ public enum FeedCacheTool {
                 .value("--store"), .value("--now"), .value("--max-age"), .value("--wait"),
                 .flag("--append"), .flag("--merge"), .value("--after"), .flag("--tee"), .flag("--allow-empty"), .value("--output"),
                 .flag("--images"), .flag("--cached-at"),
-            ]
+            ],
+            // A PostgreSQL URI's `password=` too.
+            shown: { Secrets.redact(FeedStores.shown($0)) }
         )
 
         let arguments = tool.arguments

@@ -57,6 +57,42 @@ final class CredentialsTests: XCTestCase {
         }
     }
 
+    /// Nor in the process list (`ps`, /proc/PID/cmdline) once the tool has
+    /// started: it was there, for every user of the machine, for as long as
+    /// the tool ran (found by the hunt).
+    func test_aPasswordOnTheCommandLine_isHiddenFromTheProcessListOnceStarted() throws {
+        let server = try Served(test: self)
+        let dir = temporaryDirectory(self)
+        let run = sh(#"""
+            python3 -c 'import socket, time; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(90)' > "$D/port" & hole=$!
+            while [ ! -s "$D/port" ]; do sleep 0.01; done
+            port=$(cat "$D/port")
+            feed-fetch --timeout 60 "http://alice:s3cret@${B#http://}/_fault/delay=60000/v1/feed" > /dev/null 2>&1 & a=$!
+            feed-cache --store="postgresql://alice:s3cret@127.0.0.1:$port/db?connect_timeout=60" load > /dev/null 2>&1 & b=$!
+            feed-cache --store "postgresql://127.0.0.1:$port/db?password=s3cret&connect_timeout=60" load > /dev/null 2>&1 & c=$!
+            feed-fetch --timeout 60 "http://alice:p@${B#http://}/_fault/delay=60000/v1/feed" > /dev/null 2>&1 & d=$!
+            for pid in $a $b $c $d; do
+                # The last one read, until it shows a mask (a process that
+                # ended shows none).
+                : > "$D/cmdline"
+                for i in $(seq 300); do
+                    tr '\0' ' ' < /proc/$pid/cmdline > "$D/now"
+                    [ -s "$D/now" ] && mv "$D/now" "$D/cmdline"
+                    grep -q '[*]' "$D/cmdline" && break
+                    sleep 0.01
+                done
+                cat "$D/cmdline"; echo
+            done
+            kill $a $b $c $d $hole; wait
+            """#, environment: ["B": server.base, "D": dir], timeout: 60)
+        XCTAssertFalse(run.out.contains("s3cret"), run.out)
+        XCTAssertEqual(run.lines.count, 4, run.out)
+        XCTAssertTrue(run.lines[0].contains("http://alice:***@127.0.0.1"), run.out)
+        XCTAssertTrue(run.lines[1].contains("--store=postgresql://alice:***@127.0.0.1"), run.out)
+        XCTAssertTrue(run.lines[2].contains("?password=***"), run.out)
+        XCTAssertTrue(run.lines[3].contains("http://alice:*@127.0.0.1"), "a password shorter than the mask: \(run.out)")
+    }
+
     /// One transfer at a time, so that each request goes out on the handle
     /// the one before it used (feed-fetch keeps them, reset): a URL
     /// without credentials after one with them sends none (401).

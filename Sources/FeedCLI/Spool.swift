@@ -60,18 +60,7 @@ public final class Spool {
 
     private func spill() throws(ErrorRecord) {
         if file < 0 {
-            var template = Array((directory + "/" + name + ".XXXXXX").utf8CString)
-            // Made and unlinked with no signal in between, which would leave the name behind.
-            let (made, code) = Signals.uninterrupted { () -> (Int32, Int32) in
-                let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                let code = errno
-                guard made >= 0 else { return (made, code) }
-                #if DEBUG
-                TestPause.at("FEED_TEST_PAUSE_SPOOL_FILE")
-                #endif
-                template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-                return (made, 0)
-            }
+            let (made, code) = UnlinkedFile.make(in: directory, name: name)
             guard made >= 0 else {
                 // Out of descriptors is the process's shortage, not the disk's.
                 throw ErrorRecord(code == EMFILE || code == ENFILE ? .resource : .store,

@@ -117,18 +117,7 @@ public enum POSIXFiles {
     /// behind, however the process ends), open for reading and writing;
     /// `name` starts its name there, `path` (the store) is named in errors.
     static func unlinkedTemporaryFile(in directory: String, name: String, path: String) throws(ErrorRecord) -> Int32 {
-        var template = Array((directory + "/" + name + ".XXXXXX").utf8CString)
-        // Made and unlinked with no signal in between, which would leave the name behind.
-        let (file, code) = InterruptGate.run { () -> (Int32, Int32) in
-            let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            let code = errno
-            guard file >= 0 else { return (file, code) }
-            #if DEBUG
-            TestPause.at("FEED_TEST_PAUSE_SPOOL_FILE")
-            #endif
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            return (file, 0)
-        }
+        let (file, code) = UnlinkedFile.make(in: directory, name: name)
         guard file >= 0 else { throw ErrorRecord(.store, "cannot write \(path): cannot create a temporary file in \(directory): \(reason(code))") }
         return file
     }

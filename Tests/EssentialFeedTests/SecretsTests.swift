@@ -37,6 +37,15 @@ final class SecretsTests: XCTestCase {
         for escaped in [#"{"error":"connectivity","n":1,"url":"http:\/\/u:pw@k\/x"}"#, #"{"error":"connectivity","n":1,"url":"http://u:pw\u0040k/x"}"#] {
             XCTAssertEqual(String(decoding: Array(Secrets.redacted(ArraySlice(escaped.utf8))), as: UTF8.self), #"{"error":"connectivity","n":1,"url":"http://u:***@k/x"}"#, escaped)
         }
+        // At every depth, and in keys: nested values were copied as they came.
+        for (escaped, shown) in [(#"{"error":"connectivity","message":"caf\u00e9","detail":{"u":"http://a:pw@h/"}}"#,
+                                  #"{"error":"connectivity","message":"café","detail":{"u":"http://a:***@h/"}}"#),
+                                 (#"{"error":"connectivity","list":[1,["http://a:pw@h/"]],"k":"\/"}"#,
+                                  #"{"error":"connectivity","list":[1,["http://a:***@h/"]],"k":"/"}"#),
+                                 (#"{"error":"connectivity","message":"\/","http://a:pw@h/":{"x":null}}"#,
+                                  #"{"error":"connectivity","message":"/","http://a:***@h/":{"x":null}}"#)] {
+            XCTAssertEqual(String(decoding: Array(Secrets.redacted(ArraySlice(escaped.utf8))), as: UTF8.self), shown, escaped)
+        }
         // Without a password, a record with escapes passes byte for byte.
         let plain = #"{"error":"connectivity","message":"caf\u00e9 \"x\"","url":"http:\/\/h\/x"}"#
         XCTAssertEqual(Array(Secrets.redacted(ArraySlice(plain.utf8))), Array(plain.utf8))

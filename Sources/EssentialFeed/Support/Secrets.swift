@@ -57,24 +57,41 @@ public enum Secrets {
     /// every URL in it shown as `***`: the line itself when it has no `@`
     /// and no escape. With an escape (`http:\/\/u:pw@h`, `\u0040`), which
     /// would hide a URL from a scan of its bytes, the record is written
-    /// anew from its members, each string read and shown so (only when a
+    /// anew, each string in it (keys too, at every depth) read and shown so (only when a
     /// password was in it: else the line as it came).
     public static func redacted(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         if line.contains(UInt8(ascii: "\\")), let document = try? RecordLine.parse(line, lineNumber: 0) {
             var writer = JSONWriter()
             var changed = false
-            writer.beginObject()
-            for key in document.keys(document.root) {
-                guard let name = document.string(key) else { continue }
-                if let text = document.string(key + 1) {
+            /// Writes `node` with each string in it, keys too, shown so (at
+            /// every depth: nested values and keys were copied as they
+            /// came, their passwords with them: found by the hunt).
+            func write(_ node: Int) {
+                switch document.kind(node) {
+                case .string:
+                    let text = document.string(node) ?? ""
                     let shown = redact(text)
                     if shown != text { changed = true }
-                    writer.member(name, shown)
-                } else {
-                    writer.member(name, document, key + 1)
+                    writer.string(shown)
+                case .object:
+                    writer.beginObject()
+                    for key in document.keys(node) {
+                        let name = document.string(key) ?? ""
+                        let shown = redact(name)
+                        if shown != name { changed = true }
+                        writer.key(shown)
+                        write(key + 1)
+                    }
+                    writer.endObject()
+                case .array:
+                    writer.beginArray()
+                    for element in document.elements(node) { write(element) }
+                    writer.endArray()
+                default:
+                    writer.value(document, node)
                 }
             }
-            writer.endObject()
+            write(document.root)
             return changed ? writer.bytes[...] : line
         }
         guard line.contains(UInt8(ascii: "@")) else { return line }

@@ -38,6 +38,19 @@ public enum Invocation {
         }
     }
 
+    /// Whether an argument is not UTF-8: read as a `String`, its bytes
+    /// would be changed (each bad one to U+FFFD), and a tool would fetch a
+    /// URL, or write a file, that nobody named (found by the hunt).
+    public static var hasArgumentNotUTF8: Bool {
+        let argv = CommandLine.unsafeArgv
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = argv[index] else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            if String(validating: bytes, as: UTF8.self) == nil { return true }
+        }
+        return false
+    }
+
     /// `original` with `*` for each byte between what it shares with
     /// `masked` at its start and at its end.
     private static func starred(_ original: [UInt8], _ masked: [UInt8]) -> [UInt8] {

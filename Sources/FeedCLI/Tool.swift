@@ -86,6 +86,9 @@ public final class Tool: @unchecked Sendable {
             self.arguments = try! Arguments([], options: [])
             usageError(error.message)
         }
+        if streams.handlesSignals, Invocation.hasArgumentNotUTF8 {
+            usageError("an argument is not valid UTF-8 (URLs, paths and values must be)")
+        }
         if self.arguments.flag("--help") { showHelp() }
         if self.arguments.flag("--version") { showVersion() }
         if maxLineText != nil && maxLine == 0 {

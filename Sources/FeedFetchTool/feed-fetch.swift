@@ -234,7 +234,12 @@ public enum FeedFetchTool {
                     var trimmed = line
                     while let c = trimmed.first, c == 0x20 || c == 0x09 { trimmed = trimmed.dropFirst() }
                     while let c = trimmed.last, c == 0x20 || c == 0x09 { trimmed = trimmed.dropLast() }
-                    let text = String(decoding: trimmed, as: UTF8.self)
+                    // Not decoded with repairs: a line of bytes that are no
+                    // UTF-8 was fetched as another URL (found by the hunt).
+                    guard let text = String(validating: trimmed, as: UTF8.self) else {
+                        fetcher.fail(ErrorRecord(.invalidData, "a line that is not valid UTF-8", line: number))
+                        return
+                    }
                     guard Identifiers.isHTTPURL(text) else {
                         fetcher.fail(ErrorRecord(.invalidData, "not an http(s) URL or a record with a url", line: number))
                         return

@@ -213,6 +213,25 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(blank.records().first?["url"] as? String, server.base + "/v1/feed?limit=2", "blank lines are no line")
     }
 
+    /// A URL whose bytes are not UTF-8 is refused, never fetched as another:
+    /// each bad byte became U+FFFD, and /a%EF%BF%BDb was asked for (found
+    /// by the hunt). So is any argument that is not, in every tool (a
+    /// store path was made with other bytes than given).
+    func test_fetch_aURLNotUTF8_isRefused_neverFetchedAsAnother() throws {
+        // Port 9 refuses: a fetch would be a connectivity error (69).
+        let line = sh(#"printf 'http://127.0.0.1:9/a\377b\n' | feed-fetch"#)
+        XCTAssertEqual(line.status, 65, line.stderr)
+        XCTAssertEqual(line.records().first?["error"] as? String, "invalid_data", line.out)
+        XCTAssertTrue(line.stderr.contains("not valid UTF-8"), line.stderr)
+        let operand = sh(#"feed-fetch "http://127.0.0.1:9/a$(printf '\377')b""#)
+        XCTAssertEqual(operand.status, 64, operand.stderr)
+        XCTAssertTrue(operand.stderr.contains("an argument is not valid UTF-8"), operand.stderr)
+        let dir = temporaryDirectory(self)
+        let store = sh(#"feed-cache --store "$D/c$(printf '\377').sqlite" info; echo "status $?"; ls -A "$D""#, environment: ["D": dir])
+        XCTAssertTrue(store.stderr.contains("an argument is not valid UTF-8"), store.stderr)
+        XCTAssertEqual(store.lines.filter { !$0.hasPrefix("{") }, ["status 64"], "no file made")
+    }
+
     /// A spool that cannot be written to the end (a full disk, a file size
     /// limit: bash's 1,500 KiB, past the first MiB the spool writes) is
     /// found before the record starts: one store error record naming the

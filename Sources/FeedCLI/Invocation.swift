@@ -23,7 +23,7 @@ public enum Invocation {
         _ = arguments
         _ = CommandLine.arguments
         let argv = CommandLine.unsafeArgv
-        for index in 1..<Int(CommandLine.argc) {
+        for index in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
             guard let pointer = argv[index] else { continue }
             let original = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) })
             var prefix = 0
@@ -43,7 +43,7 @@ public enum Invocation {
     /// URL, or write a file, that nobody named (found by the hunt).
     public static var hasArgumentNotUTF8: Bool {
         let argv = CommandLine.unsafeArgv
-        for index in 1..<Int(CommandLine.argc) {
+        for index in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
             guard let pointer = argv[index] else { continue }
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
             if String(validating: bytes, as: UTF8.self) == nil { return true }

@@ -248,8 +248,8 @@ final class FeedCacheToolTests: XCTestCase {
     /// A signal never leaves a temporary file of the store's behind: a save
     /// of more than 4,096 ids keeps them in an unlinked file beside the
     /// store, and one signalled between making it and unlinking it left
-    /// `.feed-cache-ids.XXXXXX` there. The signal now waits for the file
-    /// to be unlinked.
+    /// `.feed-cache-ids.XXXXXX` there. The file has no name now (O_TMPFILE);
+    /// where it must have one, the signal waits for it to be unlinked.
     func test_save_SIGTERMWhileTheIDsFileIsMade_leavesNoFileBesideTheStore() throws {
         guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
             throw XCTSkip("the pause as a temporary file is made is in debug builds only")
@@ -257,14 +257,16 @@ final class FeedCacheToolTests: XCTestCase {
         let dir = temporaryDirectory(self)
         let items = (0..<5_000).map { #"{"id":"2AB2AE66-A4B7-4A16-B374-\#(String(format: "%012X", $0))","url":"http://h/\#($0)"}"# }
         try (items.joined(separator: "\n") + "\n").write(toFile: dir + "/input", atomically: true, encoding: .utf8)
-        let run = sh(#"""
-            mkdir "$D/store"
-            FEED_TEST_PAUSE_SPOOL_FILE="$D/store/made" feed-cache --store "$D/store/feed.sqlite" save < "$D/input" & pid=$!
-            while [ ! -e "$D/store/made.ready" ]; do sleep 0.01; done
-            kill -TERM $pid; sleep 0.3; touch "$D/store/made.go"; wait $pid; echo "status $?"
-            ls -A "$D/store" | grep -v '^made[.]'
-            """#, environment: ["D": dir], timeout: 30)
-        XCTAssertEqual(run.out, "status 143\nfeed.sqlite\n", run.stderr)
+        for named in [false, true] {
+            let run = sh(#"""
+                rm -rf "$D/store"; mkdir "$D/store"
+                FEED_TEST_PAUSE_SPOOL_FILE="$D/store/made" feed-cache --store "$D/store/feed.sqlite" save < "$D/input" & pid=$!
+                while [ ! -e "$D/store/made.ready" ]; do sleep 0.01; done
+                kill -TERM $pid; sleep 0.3; touch "$D/store/made.go"; wait $pid; echo "status $?"
+                ls -A "$D/store" | grep -v '^made[.]'
+                """#, environment: ["D": dir].merging(named ? ["FEED_TEST_NO_O_TMPFILE": "1"] : [:]) { $1 }, timeout: 30)
+            XCTAssertEqual(run.out, "status 143\nfeed.sqlite\n", "named \(named): \(run.stderr)")
+        }
     }
 
     /// A signal while `image --output` makes its temporary file beside the

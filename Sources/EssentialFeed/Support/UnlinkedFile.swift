@@ -25,7 +25,8 @@ public enum UnlinkedFile {
     public static func make(in directory: String, name: String) -> (fd: Int32, code: Int32) {
         #if os(Linux)
         var fd: Int32
-        repeat { fd = open(directory, temporaryFileFlag | O_RDWR | O_CLOEXEC, 0o600) } while fd < 0 && errno == EINTR
+        // O_EXCL: never linked into a name later either.
+        repeat { fd = open(directory, temporaryFileFlag | O_RDWR | O_EXCL | O_CLOEXEC, 0o600) } while fd < 0 && errno == EINTR
         var code = errno
         #if DEBUG
         // For the tests of the other way: as on a file system without such files.

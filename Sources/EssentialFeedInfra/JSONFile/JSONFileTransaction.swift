@@ -113,13 +113,22 @@ final class JSONFileTransaction: FeedStoreTransaction {
             // With the lock lost, removed only while its name is still this
             // file's (it was left behind: found in review).
             if !committed, let temporaryPath, lockLost() == nil || POSIXFiles.isSameFile(temporaryFD, as: temporaryPath) { _ = unlink(temporaryPath) }
+            endRemoval()
             close(temporaryFD)
             temporaryFD = -1
         }
-        if let removalToken { temporaryFiles?.done(removalToken) }
-        removalToken = nil
+        endRemoval()
         if document.fd >= 0 { close(document.fd) }
         insertedData.discard()
+    }
+
+    /// Ends the interrupt's removal of the temporary file: while this
+    /// file's descriptor is open (or its name links it), its inode is its
+    /// own; once it is freed, another writer's new file may have it, which
+    /// the removal's check would take for this one (found in review).
+    private func endRemoval() {
+        if let removalToken { temporaryFiles?.done(removalToken) }
+        removalToken = nil
     }
 
     private func checkReadable() throws(ErrorRecord) {
@@ -576,6 +585,7 @@ final class JSONFileTransaction: FeedStoreTransaction {
             // Removed only while its name is still this file's: it may name
             // another writer's now.
             if POSIXFiles.isSameFile(temporaryFD, as: temporaryPath) { _ = unlink(temporaryPath) }
+            endRemoval()
             close(temporaryFD)
             temporaryFD = -1
             throw lost
@@ -584,6 +594,9 @@ final class JSONFileTransaction: FeedStoreTransaction {
         temporaryFD = -1
         if code == nil { code = uninterrupted { rename(temporaryPath, documentPath) == 0 ? nil : errno } }
         if let code {
+            // Its inode is freed by the unlink (the descriptor is closed),
+            // and may be another file's next.
+            endRemoval()
             _ = unlink(temporaryPath)
             throw POSIXFiles.failure("write", path, code)
         }

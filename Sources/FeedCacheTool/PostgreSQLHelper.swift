@@ -25,14 +25,54 @@ enum PostgreSQLHelper {
     /// cannot: the error to report (`store`, 74).
     /// The helper is given the tool's own arguments under the name
     /// feed-cache, also when this is the multi-call executable run as
-    /// `essential-feed feed-cache ARGUMENTS`.
-    static func run(store: String) -> ErrorRecord {
+    /// `essential-feed feed-cache ARGUMENTS`, but for `--store`: the store
+    /// goes as `FEED_STORE` in its environment, which only its user may
+    /// read (in its arguments, a password showed in the process list
+    /// again, from the exec until the helper had started: found in review).
+    static func run(store: String, options: [OptionSpec]) -> ErrorRecord {
         let helper = directoryOfThisExecutable() + "/" + name
-        let argv = (["feed-cache"] + Invocation.arguments).map { strdup($0) } + [nil]
-        execv(helper, argv)
+        let argv = (["feed-cache"] + withoutStore(Invocation.arguments, options: options)).map { strdup($0) } + [nil]
+        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("FEED_STORE=" + store)]
+        var entry = environ
+        while let pointer = entry.pointee {
+            if strncmp(pointer, "FEED_STORE=", 11) != 0 { environment.append(strdup(pointer)) }
+            entry += 1
+        }
+        environment.append(nil)
+        execve(helper, argv, environment)
         let reason = String(cString: strerror(errno))
         argv.forEach { free($0) }
+        environment.forEach { free($0) }
         return ErrorRecord(.store, "\(FeedStores.shown(store)): a PostgreSQL store needs \(helper), which cannot be run: \(reason)")
+    }
+
+    /// `arguments` without `--store` and its value, read as `Arguments`
+    /// reads them (another option's value is kept, `--` ends the options).
+    static func withoutStore(_ arguments: [String], options: [OptionSpec]) -> [String] {
+        let takingValues = Set(options.filter(\.takesValue).flatMap(\.names))
+        var kept: [String] = []
+        var i = 0
+        var onlyOperands = false
+        while i < arguments.count {
+            let argument = arguments[i]
+            i += 1
+            if onlyOperands || argument == "-" || !argument.hasPrefix("-") {
+                kept.append(argument)
+                continue
+            }
+            if argument == "--" { onlyOperands = true }
+            if argument == "--store" {
+                i += 1
+                continue
+            }
+            if argument.hasPrefix("--store=") { continue }
+            kept.append(argument)
+            if takingValues.contains(argument), i < arguments.count {
+                kept.append(arguments[i])
+                i += 1
+            }
+        }
+        return kept
     }
 
     /// The directory of the file this process runs, its links resolved.

@@ -12,6 +12,12 @@ public enum FeedCacheTool {
     /// link libpq), a PostgreSQL store is handed to `feed-cache-postgresql`
     /// beside the executable, run in this process's place with the same
     /// arguments and environment, before anything is read.
+    static let options: [OptionSpec] = [
+        .value("--store"), .value("--now"), .value("--max-age"), .value("--wait"),
+        .flag("--append"), .flag("--merge"), .value("--after"), .flag("--tee"), .flag("--allow-empty"), .value("--output"),
+        .flag("--images"), .flag("--cached-at"),
+    ]
+
     public static func main(postgreSQL: PostgreSQLStore? = nil) -> Never {
         let tool = Tool(
             name: "feed-cache",
@@ -104,11 +110,7 @@ public enum FeedCacheTool {
             first error record met (see essential-feed(7)).
 
             """,
-            options: [
-                .value("--store"), .value("--now"), .value("--max-age"), .value("--wait"),
-                .flag("--append"), .flag("--merge"), .value("--after"), .flag("--tee"), .flag("--allow-empty"), .value("--output"),
-                .flag("--images"), .flag("--cached-at"),
-            ],
+            options: options,
             // A PostgreSQL URI's `password=` too.
             shown: { Secrets.redact(FeedStores.shown($0)) }
         )
@@ -138,7 +140,7 @@ public enum FeedCacheTool {
                 }
             }
             if let problem = FeedStores.urlProblem(path) { throw problem }
-            if FeedStores.isPostgreSQL(path), postgreSQL == nil { throw PostgreSQLHelper.run(store: path) }
+            if FeedStores.isPostgreSQL(path), postgreSQL == nil { throw PostgreSQLHelper.run(store: path, options: options) }
             context = CacheContext(tool: tool, path: path, unnamed: unnamed, wait: wait, policy: policy, now: now, postgreSQL: postgreSQL)
         } catch {
             if error.kind == .usage { tool.usageError(error.message) }

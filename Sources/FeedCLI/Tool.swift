@@ -89,6 +89,9 @@ public final class Tool: @unchecked Sendable {
         if streams.handlesSignals, Invocation.hasArgumentNotUTF8 {
             usageError("an argument is not valid UTF-8 (URLs, paths and values must be)")
         }
+        if streams.handlesSignals, let name = Self.variableNotUTF8() {
+            usageError("the environment variable \(name) is not valid UTF-8 (URLs, paths and values must be)")
+        }
         if self.arguments.flag("--help") { showHelp() }
         if self.arguments.flag("--version") { showVersion() }
         if maxLineText != nil && maxLine == 0 {
@@ -226,16 +229,37 @@ public final class Tool: @unchecked Sendable {
         }
     }
 
+    /// The process's environment, as text. A variable whose name or value
+    /// is not UTF-8 is left out: read with repairs, it named another file
+    /// or URL than the one given (found in review); `Tool` refuses one the
+    /// tools read (`variableNotUTF8`).
     public static func processEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") {
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
+            if let s = String(validating: bytes, as: UTF8.self), let eq = s.firstIndex(of: "=") {
                 result[String(s[..<eq])] = String(s[s.index(after: eq)...])
             }
             p += 1
         }
         return result
+    }
+
+    /// The first variable the tools (or libcurl for them) read as a path or
+    /// a URL whose value is not UTF-8: `FEED_*`, the folders, credentials,
+    /// certificates and proxies.
+    static func variableNotUTF8() -> String? {
+        let read: Set<String> = ["TMPDIR", "SQLITE_TMPDIR", "HOME", "XDG_CACHE_HOME", "NETRC", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE",
+                                 "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+        var p = environ
+        while let entry = p.pointee {
+            p += 1
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
+            guard String(validating: bytes, as: UTF8.self) == nil, let eq = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = String(decoding: bytes[..<eq], as: UTF8.self)
+            if name.hasPrefix("FEED_") || read.contains(name) { return name }
+        }
+        return nil
     }
 }

@@ -230,6 +230,17 @@ final class FeedFetchToolTests: XCTestCase {
         let store = sh(#"feed-cache --store "$D/c$(printf '\377').sqlite" info; echo "status $?"; ls -A "$D""#, environment: ["D": dir])
         XCTAssertTrue(store.stderr.contains("an argument is not valid UTF-8"), store.stderr)
         XCTAssertEqual(store.lines.filter { !$0.hasPrefix("{") }, ["status 64"], "no file made")
+        // Nor a variable the tools read as a path or URL (a store was made
+        // as c\u{FFFD}.json, another URL fetched): others are no matter.
+        let variables = sh(#"""
+            FEED_STORE="$D/c$(printf '\377').json" feed-cache save --allow-empty < /dev/null; echo "status $?"
+            FEED_BASE_URL="http://127.0.0.1:9/a$(printf '\377')b" feed-paginate; echo "status $?"
+            OTHER="$(printf '\377')" feed-paginate --base-url http://h; echo "status $?"
+            ls -A "$D"
+            """#, environment: ["D": dir])
+        XCTAssertEqual(variables.lines.filter { !$0.hasPrefix("{") }, ["status 64", "status 64", "status 0"], variables.out)
+        XCTAssertTrue(variables.stderr.contains("the environment variable FEED_STORE is not valid UTF-8"), variables.stderr)
+        XCTAssertTrue(variables.stderr.contains("the environment variable FEED_BASE_URL is not valid UTF-8"), variables.stderr)
     }
 
     /// A spool that cannot be written to the end (a full disk, a file size

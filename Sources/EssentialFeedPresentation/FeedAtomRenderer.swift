@@ -97,7 +97,9 @@ public struct FeedAtomRenderer {
             // Not a URL with a password: shown as ***, two images' were one
             // entry's id (and a hash of it could be tried against guesses:
             // found by the hunt).
-            let id = image.id.map(Self.urn) ?? url ?? Self.tag(image.idText ?? "", shown, image.description ?? "", image.location ?? "")
+            // An id that is no string has a part more: "1" and 1 had one (found in review).
+            let parts = (image.idIsString ? [] : ["json"]) + [image.idText ?? "", shown, image.description ?? "", image.location ?? ""]
+            let id = image.id.map(Self.urn) ?? url ?? Self.tag(parts)
             out += "<id>\(id)</id>\n"
             out += "<title>\(MarkupText.xml(Self.oneLine(title)))</title>\n"
             out += "<updated>\(Self.date(updated))</updated>\n"
@@ -162,7 +164,9 @@ public struct FeedAtomRenderer {
     /// The id of an entry whose record has none: a tag URI (RFC 4151) of
     /// the 64-bit FNV-1a hash of `parts`, the same for the same record on
     /// every run.
-    static func tag(_ parts: String...) -> String {
+    static func tag(_ parts: String...) -> String { tag(parts) }
+
+    static func tag(_ parts: [String]) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for part in parts {
             for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }

@@ -29,6 +29,8 @@ public enum ViewRecord {
         /// The record's id as written: a string's text, a number's digits,
         /// `true`, `false` or `null`; nil for an array or an object.
         public var idText: String?
+        /// Whether the id is a string (`"1"` and `1` are two ids).
+        public var idIsString = true
         public var description: String?
         public var location: String?
         public var url: String
@@ -55,7 +57,8 @@ public enum ViewRecord {
             return
         }
         if let url = string("url"), document.member(root, "id") != nil {
-            self = .image(Image(id: id, idText: Self.scalarText(document, document.member(root, "id")), description: string("description"), location: string("location"), url: url,
+            let idNode = document.member(root, "id")
+            self = .image(Image(id: id, idText: Self.scalarText(document, idNode), idIsString: idNode.map { document.kind($0) == .string } ?? true, description: string("description"), location: string("location"), url: url,
                                 dataBase64: string(FeedImageRecordFields.imageData),
                                 cachedAt: string(FeedImageRecordFields.cachedAt).flatMap(Timestamp.init(iso8601:)),
                                 firstCachedAt: string(FeedImageRecordFields.firstCachedAt).flatMap(Timestamp.init(iso8601:))))

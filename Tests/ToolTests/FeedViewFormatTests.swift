@@ -132,9 +132,10 @@ final class FeedViewFormatTests: XCTestCase {
         let ids = view("--format atom", two, language: "C").out.components(separatedBy: "\n").filter { $0.hasPrefix("<id>tag:essential-feed,2026:entry:") }
         XCTAssertEqual(Set(ids).count, 2, "\(ids)")
         // Nor when their ids are numbers: they were left out of it.
-        let numbered = #"{"id":1,"url":"http://u:pw@ex.com/a.png"}"# + "\n" + #"{"id":2,"url":"http://u:pw@ex.com/a.png"}"# + "\n"
-        let numberedIDs = view("--format atom", numbered, language: "C").out.components(separatedBy: "\n").filter { $0.hasPrefix("<id>tag:essential-feed,2026:entry:") }
-        XCTAssertEqual(Set(numberedIDs).count, 2, "\(numberedIDs)")
+        // Nor one a number, the other that number as a string.
+        let numbered = [#"{"id":1,"url":"http://u:pw@ex.com/a.png"}"#, #"{"id":2,"url":"http://u:pw@ex.com/a.png"}"#, #"{"id":"1","url":"http://u:pw@ex.com/a.png"}"#]
+        let numberedIDs = view("--format atom", numbered.joined(separator: "\n") + "\n", language: "C").out.components(separatedBy: "\n").filter { $0.hasPrefix("<id>tag:essential-feed,2026:entry:") }
+        XCTAssertEqual(Set(numberedIDs).count, 3, "\(numberedIDs)")
     }
 
     /// Every entry has one id (RFC 4287, 4.1.2), however the record came: a

@@ -112,21 +112,28 @@ struct HTTPRequestHead: Equatable {
 
     /// RFC 9110, 7.2: `uri-host [ ":" port ]`, or empty; the host an IP
     /// literal in brackets or a reg-name (`Host: a, b`, two hosts in one
-    /// field, got 200: found by the hunt).
+    /// field, got 200: found by the hunt). Read as every authority is
+    /// (`URLAuthority`), with no user information.
     static func isHostValue(_ value: String) -> Bool {
-        var bytes = Substring(value).utf8[...]
-        if bytes.first == UInt8(ascii: "[") {
-            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return false }
-            let literal = bytes[bytes.index(after: bytes.startIndex)..<close]
-            guard !literal.isEmpty, literal.allSatisfy({ isUnreservedOrSubDelimiter($0) || $0 == UInt8(ascii: ":") }) else { return false }
-            bytes = bytes[bytes.index(after: close)...]
-        } else {
-            let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
-            guard bytes[..<end].allSatisfy({ isUnreservedOrSubDelimiter($0) || $0 == UInt8(ascii: "%") }) else { return false }
-            bytes = bytes[end...]
+        let authority = URLAuthority(Substring(value))
+        guard authority.userInfo == nil, authority.port?.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) ?? authority.afterHost.isEmpty else { return false }
+        let host = authority.host.utf8
+        if host.first == UInt8(ascii: "[") {
+            let literal = authority.hostName.utf8
+            return host.last == UInt8(ascii: "]") && !literal.isEmpty
+                && literal.allSatisfy { isUnreservedOrSubDelimiter($0) || $0 == UInt8(ascii: ":") }
         }
-        guard let colon = bytes.first else { return true }
-        return colon == UInt8(ascii: ":") && bytes.dropFirst().allSatisfy { $0 >= 48 && $0 <= 57 }
+        // A reg-name: its `%` each followed by two hex digits.
+        var bytes = host[...]
+        while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "%") {
+                guard bytes.count >= 2, bytes.prefix(2).allSatisfy({ ($0 >= 48 && $0 <= 57) || (($0 | 0x20) >= 97 && ($0 | 0x20) <= 102) }) else { return false }
+                bytes = bytes.dropFirst(2)
+            } else if !isUnreservedOrSubDelimiter(byte) {
+                return false
+            }
+        }
+        return true
     }
 
     /// RFC 3986's unreserved and sub-delims characters.

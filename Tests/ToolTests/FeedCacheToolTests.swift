@@ -376,12 +376,10 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertTrue(load.stderr.contains("feed.sqlite: damaged feed cache (database disk image is malformed)"), load.stderr)
     }
 
-    /// A JSON store's lock file removed while a writer holds it (by hand, a
-    /// cleaner of old files in /tmp): another writer comes in and saves; the
-    /// first then saves nothing (74) and leaves the other's feed (it renamed
-    /// its file over it and exited 0, the other's exit 0 a lie, and readers
-    /// met a half-written store: found by the hunt).
-    func test_save_whoseJSONLockFileIsRemovedMeanwhile_savesNothing_andLeavesTheOtherWritersFeed() throws {
+    /// A JSON store with feedA, the first writer's input (image 0) in
+    /// `first-input`, the second's (image 2) in `input`; the pauses that
+    /// order them are in debug builds only.
+    private func twoWritersOfAJSONStore() throws -> (dir: String, store: String) {
         guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
             throw XCTSkip("the pause that makes the order is in debug builds only")
         }
@@ -390,6 +388,16 @@ final class FeedCacheToolTests: XCTestCase {
         cache("save", store, stdin: feedA)
         try (Self.image2 + "\n").write(toFile: dir + "/input", atomically: false, encoding: .utf8)
         try (Self.image0 + "\n").write(toFile: dir + "/first-input", atomically: false, encoding: .utf8)
+        return (dir, store)
+    }
+
+    /// A JSON store's lock file removed while a writer holds it (by hand, a
+    /// cleaner of old files in /tmp): another writer comes in and saves; the
+    /// first then saves nothing (74) and leaves the other's feed (it renamed
+    /// its file over it and exited 0, the other's exit 0 a lie, and readers
+    /// met a half-written store: found by the hunt).
+    func test_save_whoseJSONLockFileIsRemovedMeanwhile_savesNothing_andLeavesTheOtherWritersFeed() throws {
+        let (dir, store) = try twoWritersOfAJSONStore()
         let run = sh(#"""
             FEED_TEST_PAUSE_BEFORE_TEMPORARY_FILE="$D/first" feed-cache --store "$S" save < "$D/first-input" > /dev/null 2> "$D/first.err" & pid=$!
             while [ ! -e "$D/first.ready" ]; do sleep 0.01; done
@@ -408,14 +416,7 @@ final class FeedCacheToolTests: XCTestCase {
     /// own temporary file only: the name may be the other writer's by then
     /// (it was removed by name, and that writer failed: found by the hunt).
     func test_interruptedSave_whoseJSONLockFileWasRemoved_leavesTheOtherWritersTemporaryFile() throws {
-        guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
-            throw XCTSkip("the pause that makes the order is in debug builds only")
-        }
-        let dir = temporaryDirectory(self)
-        let store = dir + "/s/feed.json"
-        cache("save", store, stdin: feedA)
-        try (Self.image2 + "\n").write(toFile: dir + "/input", atomically: false, encoding: .utf8)
-        try (Self.image0 + "\n").write(toFile: dir + "/first-input", atomically: false, encoding: .utf8)
+        let (dir, store) = try twoWritersOfAJSONStore()
         let run = sh(#"""
             FEED_TEST_PAUSE_BEFORE_COMMIT="$D/first" feed-cache --store "$S" save < "$D/first-input" > /dev/null 2>&1 & first=$!
             while [ ! -e "$D/first.ready" ]; do sleep 0.01; done

@@ -89,6 +89,18 @@ final class ScriptTests: XCTestCase {
         }
     }
 
+    /// An empty --base-url is none, as the tools read it: FEED_BASE_URL
+    /// is used (the scripts said "no base URL", 64, with it set: found by
+    /// the hunt). Here it names a port that refuses: a connectivity error.
+    func test_everyScript_takesAnEmptyBaseURLAsNone() {
+        for (script, arguments) in [("feed-sync", "--base-url ''"), ("feed-show", "--base-url=''"), ("feed-comments", "--base-url '' \(id)")] {
+            let store = temporaryDirectory(self) + "/cache/feed.sqlite"
+            let run = sh(#""$S/\#(script)" \#(arguments)"#, environment: environment("http://127.0.0.1:9", store: store))
+            XCTAssertFalse(run.stderr.contains("no base URL"), "\(script): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("127.0.0.1:9"), "\(script): \(run.stderr)")
+        }
+    }
+
     /// --html or --atom naming a FIFO or a device: refused before anything
     /// is done (the page was renamed over it: as root, /dev/full became a
     /// file), the FIFO left as it was.

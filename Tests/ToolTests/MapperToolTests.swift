@@ -302,7 +302,7 @@ extension MapperToolTests {
     /// O_TMPFILE), the signal waits for it to be unlinked. Nor a SIGKILL,
     /// which no process can wait out (an empty file was left behind). (Run
     /// on the debug build: it pauses there.)
-    func test_spool_aSignalWhileTheSpoolFileIsMade_leavesNothingInTMPDIR() throws {
+    func test_spool_SIGTERMOrSIGKILLWhileTheSpoolFileIsMade_leavesNothingInTMPDIR() throws {
         guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
             throw XCTSkip("the pause as the spool's file is made is in debug builds only")
         }

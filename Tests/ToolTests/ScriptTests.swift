@@ -101,6 +101,39 @@ final class ScriptTests: XCTestCase {
         }
     }
 
+    /// A server that serves the same page whatever is asked after it (its
+    /// last item the one asked after): the pages stop there, said once,
+    /// not at --pages (49 of 50 requests were that page again: found by
+    /// the hunt).
+    func test_feedSync_againstAServerThatDoesNotPage_stopsAtTheRepeatedPage() throws {
+        let dir = temporaryDirectory(self)
+        let server = try PythonServer(#"""
+        import http.server, json
+        log = open("\#(dir)/requests", "a")
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args): pass
+            def do_GET(self):
+                log.write(self.path + "\n"); log.flush()
+                if self.path.startswith("/v1/feed"):
+                    port = self.server.server_address[1]
+                    items = [{"id": "2AB2AE66-A4B7-4A16-B374-51BBAC8DB08%d" % i, "image": "http://127.0.0.1:%d/i%d.png" % (port, i)} for i in range(2)]
+                    body = json.dumps({"items": items}).encode()
+                else:
+                    body = b"\x89PNG\r\n\x1a\n"
+                self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """#, test: self)
+        let store = dir + "/feed.sqlite"
+        let run = sh(#""$S/feed-sync" --pages 5 --limit 2"#, environment: environment("http://127.0.0.1:\(server.port)", store: store))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let pages = try String(contentsOfFile: dir + "/requests", encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("/v1/feed") }
+        XCTAssertEqual(pages.count, 2, "\(pages)")
+        XCTAssertTrue(run.stderr.contains("feed-sync: page 2 ends with the item asked after"), run.stderr)
+        XCTAssertEqual(sh(#"feed-cache load | wc -l"#, environment: ["FEED_STORE": store]).out.trimmingCharacters(in: .whitespacesAndNewlines), "2")
+    }
+
     /// --html or --atom naming a FIFO or a device: refused before anything
     /// is done (the page was renamed over it: as root, /dev/full became a
     /// file), the FIFO left as it was.

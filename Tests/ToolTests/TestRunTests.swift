@@ -1,0 +1,36 @@
+import Foundation
+import XCTest
+
+/// The test command runs the tool tests on the installed release tools,
+/// where those that need a hook of debug builds skip; it runs them on the
+/// debug build by a filter of names. A test of that kind whose name the
+/// filter missed ran nowhere (two did, unseen).
+final class TestRunTests: XCTestCase {
+    func test_everyToolTestOfDebugHooks_isInTheDebugRunsFilter() throws {
+        let root = DocumentedRecipeTests.root
+        let script = try String(contentsOf: root.appendingPathComponent("scripts/test"), encoding: .utf8)
+        let line = try XCTUnwrap(script.split(separator: "\n").first { $0.hasPrefix("debug_tool_tests='") })
+        let filter = try NSRegularExpression(pattern: String(line.dropFirst("debug_tool_tests='".count).dropLast()))
+        let folder = root.appendingPathComponent("Tests/ToolTests")
+        var debugOnly: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            var text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for modifier in ["private ", "fileprivate ", "static "] { text = text.replacingOccurrences(of: "\n    \(modifier)func ", with: "\n    func ") }
+            // Helpers that skip outside debug builds, and the tests that call them.
+            var skipping = ["FEED_BIN\"] == nil else"]
+            var className = ""
+            for chunk in text.components(separatedBy: "\n    func ") {
+                if let declaration = chunk.range(of: #"(final class|extension) (\w+)"#, options: .regularExpression) {
+                    className = String(chunk[declaration].split(separator: " ").last!)
+                }
+                let name = String(chunk.prefix { $0 != "(" })
+                if !name.hasPrefix("test_"), skipping.contains(where: chunk.contains) { skipping.append(name + "(") }
+                if name.hasPrefix("test_"), skipping.contains(where: chunk.contains) { debugOnly.append(className + "." + name) }
+            }
+        }
+        XCTAssertGreaterThan(debugOnly.count, 5, "\(debugOnly)")
+        for test in debugOnly {
+            XCTAssertNotNil(filter.firstMatch(in: test, range: NSRange(test.startIndex..., in: test)), "\(test) runs nowhere: add it to debug_tool_tests in scripts/test")
+        }
+    }
+}

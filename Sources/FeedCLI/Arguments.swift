@@ -49,10 +49,12 @@ public struct Arguments: Sendable {
     public func value(_ name: String) -> String? { values[name] }
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    /// A whole number within `range`, or nil when the option is absent.
+    /// A whole number within `range`, or nil when the option is absent:
+    /// decimal digits alone, as the scripts take it (`+5` was taken here and
+    /// refused there: found by the hunt).
     public func integer(_ name: String, in range: ClosedRange<Int>) throws(ErrorRecord) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let n = Int(text), range.contains(n) else {
+        guard text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let n = Int(text), range.contains(n) else {
             throw ErrorRecord(.usage, "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return n

@@ -111,6 +111,16 @@ public extension FeedServerFixtures {
         fixtures.feed = try items(inFile: feedPath).enumerated().map { (index, item) throws(LoadError) in
             try feedItem(item, at: Place(file: feedPath, index: index))
         }
+        // One id twice made the pages after it cycle (an after_id is found
+        // at its first place): found by the hunt.
+        var seen: [UUID: Int] = [:]
+        for (index, item) in fixtures.feed.enumerated() {
+            guard let id = UUID(uuidString: item.id) else { continue }
+            if let first = seen[id] {
+                throw LoadError(kind: .invalid, path: feedPath, reason: "items[\(index)]: \"id\" is items[\(first)]'s too (each id once: the pages after it would cycle)")
+            }
+            seen[id] = index
+        }
 
         for name in try files(in: path("comments")) {
             let file = path("comments", name)

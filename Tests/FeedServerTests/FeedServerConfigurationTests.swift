@@ -108,6 +108,8 @@ final class FeedServerConfigurationTests: FeedServerTestCase {
             (["feed.json": #"{"items":[{"id":"x","image":"i"}]}"#], "feed.json", .invalid, #"items[0]: "id" must be a UUID"#),
             (["feed.json": #"{"items":[{"id":"\#(Self.acceptanceIDs[0])"}]}"#], "feed.json", .invalid, #"items[0]: "image" must be a string"#),
             (["feed.json": #"{"items":[{"id":"\#(Self.acceptanceIDs[0])","image":"i","location":3}]}"#], "feed.json", .invalid, #""location" must be a string"#),
+            (["feed.json": #"{"items":[{"id":"\#(Self.acceptanceIDs[0])","image":"i"},{"id":"\#(Self.acceptanceIDs[1])","image":"i"},{"id":"\#(Self.acceptanceIDs[0].lowercased())","image":"i"}]}"#],
+             "feed.json", .invalid, #"items[2]: "id" is items[0]'s too"#),
             (["feed.json": valid, "comments/x.json": valid], "comments/x.json", .invalid, "<UUID>.json"),
             (["feed.json": valid, "comments/\(Self.acceptanceIDs[0]).json": #"{"items":[{"id":"\#(Self.acceptanceIDs[1])","message":"m","created_at":"c"}]}"#],
              "comments/\(Self.acceptanceIDs[0]).json", .invalid, #""author" must be an object"#),

@@ -229,16 +229,15 @@ public final class Tool: @unchecked Sendable {
         }
     }
 
-    /// The process's environment, as text. A variable whose name or value
-    /// is not UTF-8 is left out: read with repairs, it named another file
-    /// or URL than the one given (found in review); `Tool` refuses one the
-    /// tools read (`variableNotUTF8`).
+    /// The process's environment, as text (a byte that is not UTF-8 as
+    /// U+FFFD: `Tool` refuses such a value of a variable read as a path or
+    /// a URL, `variableNotUTF8`).
     public static func processEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
-            if let s = String(validating: bytes, as: UTF8.self), let eq = s.firstIndex(of: "=") {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") {
                 result[String(s[..<eq])] = String(s[s.index(after: eq)...])
             }
             p += 1
@@ -246,11 +245,14 @@ public final class Tool: @unchecked Sendable {
         return result
     }
 
-    /// The first variable the tools (or libcurl for them) read as a path or
-    /// a URL whose value is not UTF-8: `FEED_*`, the folders, credentials,
-    /// certificates and proxies.
+    /// The first variable read as a path or a URL, by the tools or by the
+    /// libraries whose files the sandbox opens to (`FEED_*`, the folders,
+    /// credentials, certificates, libpq's `PG*`, proxies), whose value is
+    /// not UTF-8: read with repairs, it named another file or URL than the
+    /// one given (found in review).
     static func variableNotUTF8() -> String? {
-        let read: Set<String> = ["TMPDIR", "SQLITE_TMPDIR", "HOME", "XDG_CACHE_HOME", "NETRC", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE",
+        let read: Set<String> = ["TMPDIR", "SQLITE_TMPDIR", "HOME", "XDG_CACHE_HOME", "NETRC", "TZDIR", "KRB5_CONFIG",
+                                 "SSL_CERT_FILE", "SSL_CERT_DIR",
                                  "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
         var p = environ
         while let entry = p.pointee {
@@ -258,7 +260,7 @@ public final class Tool: @unchecked Sendable {
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
             guard String(validating: bytes, as: UTF8.self) == nil, let eq = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = String(decoding: bytes[..<eq], as: UTF8.self)
-            if name.hasPrefix("FEED_") || read.contains(name) { return name }
+            if name.hasPrefix("FEED_") || name.hasPrefix("PG") || read.contains(name) { return name }
         }
         return nil
     }

@@ -73,7 +73,7 @@ final class CredentialsTests: XCTestCase {
         import os, sys, time
         pid = sys.argv[1]
         hidden = again = False
-        last = ""
+        last = exe = ""
         end = time.time() + 1.5
         while time.time() < end:
             try:
@@ -88,6 +88,7 @@ final class CredentialsTests: XCTestCase {
             else:
                 hidden = True
             last = text
+            time.sleep(0.001)
         print("%s | %s | %s" % (last, exe, "shown again" if again else "hidden"))
         """#.write(toFile: dir + "/watch.py", atomically: false, encoding: .utf8)
         let run = sh(#"""

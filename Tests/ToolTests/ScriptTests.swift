@@ -93,11 +93,19 @@ final class ScriptTests: XCTestCase {
     /// is used (the scripts said "no base URL", 64, with it set: found by
     /// the hunt). Here it names a port that refuses: a connectivity error.
     func test_everyScript_takesAnEmptyBaseURLAsNone() {
-        for (script, arguments) in [("feed-sync", "--base-url ''"), ("feed-show", "--base-url=''"), ("feed-comments", "--base-url '' \(id)")] {
+        for (script, arguments) in [("feed-sync", "--base-url ''"), ("feed-show", "--base-url=''"), ("feed-comments", "--base-url '' \(id)"),
+                                    ("feed-sync", "--base-url http://h --base-url ''")] {
             let store = temporaryDirectory(self) + "/cache/feed.sqlite"
             let run = sh(#""$S/\#(script)" \#(arguments)"#, environment: environment("http://127.0.0.1:9", store: store))
             XCTAssertFalse(run.stderr.contains("no base URL"), "\(script): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("127.0.0.1:9"), "\(script): \(run.stderr)")
+        }
+        // A variable the tools refuse is told as itself, not as a bad base URL.
+        for (name, arguments) in [("feed-sync", ""), ("feed-show", ""), ("feed-comments", id)] {
+            let store = temporaryDirectory(self) + "/cache/feed.sqlite"
+            let run = sh(#"FEED_LOG="$(printf 'x\377')" "$S/\#(name)" \#(arguments)"#, environment: environment("http://127.0.0.1:9", store: store))
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertEqual(run.stderr, "\(name): the environment variable FEED_LOG is not valid UTF-8 (URLs, paths and values must be)\n\(name): try '\(name) --help'\n")
         }
     }
 

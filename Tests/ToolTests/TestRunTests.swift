@@ -12,22 +12,23 @@ final class TestRunTests: XCTestCase {
         let line = try XCTUnwrap(script.split(separator: "\n").first { $0.hasPrefix("debug_tool_tests='") })
         let filter = try NSRegularExpression(pattern: String(line.dropFirst("debug_tool_tests='".count).dropLast()))
         let folder = root.appendingPathComponent("Tests/ToolTests")
-        var debugOnly: [String] = []
+        // Each function of each file, with its class: (class, name, body).
+        var functions: [(className: String, name: String, body: String)] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
             var text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for modifier in ["private ", "fileprivate ", "static "] { text = text.replacingOccurrences(of: "\n    \(modifier)func ", with: "\n    func ") }
-            // Helpers that skip outside debug builds, and the tests that call them.
-            var skipping = ["FEED_BIN\"] == nil else"]
             var className = ""
             for chunk in text.components(separatedBy: "\n    func ") {
                 if let declaration = chunk.range(of: #"(final class|extension) (\w+)"#, options: .regularExpression) {
                     className = String(chunk[declaration].split(separator: " ").last!)
                 }
-                let name = String(chunk.prefix { $0 != "(" })
-                if !name.hasPrefix("test_"), skipping.contains(where: chunk.contains) { skipping.append(name + "(") }
-                if name.hasPrefix("test_"), skipping.contains(where: chunk.contains) { debugOnly.append(className + "." + name) }
+                functions.append((className, String(chunk.prefix { $0 != "(" }), chunk))
             }
         }
+        // The helpers that skip outside debug builds (wherever they are),
+        // then the tests that skip or call one.
+        let skipping = ["FEED_BIN\"] == nil else"] + functions.filter { !$0.name.hasPrefix("test_") && $0.body.contains("FEED_BIN\"] == nil else") }.map { $0.name + "(" }
+        let debugOnly = functions.filter { $0.name.hasPrefix("test_") && skipping.contains(where: $0.body.contains) }.map { $0.className + "." + $0.name }
         XCTAssertGreaterThan(debugOnly.count, 5, "\(debugOnly)")
         for test in debugOnly {
             XCTAssertNotNil(filter.firstMatch(in: test, range: NSRange(test.startIndex..., in: test)), "\(test) runs nowhere: add it to debug_tool_tests in scripts/test")

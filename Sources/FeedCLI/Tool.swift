@@ -247,11 +247,12 @@ public final class Tool: @unchecked Sendable {
 
     /// The first variable read as a path or a URL, by the tools or by the
     /// libraries whose files the sandbox opens to (`FEED_*`, the folders,
-    /// credentials, certificates, libpq's `PG*`, proxies), whose value is
-    /// not UTF-8: read with repairs, it named another file or URL than the
-    /// one given (found in review).
+    /// credentials, certificates, libpq's files, proxies; not a password),
+    /// whose value is not UTF-8: read with repairs, it named another file
+    /// or URL than the one given (found in review).
     static func variableNotUTF8() -> String? {
         let read: Set<String> = ["TMPDIR", "SQLITE_TMPDIR", "HOME", "XDG_CACHE_HOME", "NETRC", "TZDIR", "KRB5_CONFIG",
+                                 "PGPASSFILE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLROOTCERT", "PGSSLCERT", "PGSSLKEY", "PGSSLCRL", "PGSSLCRLDIR",
                                  "SSL_CERT_FILE", "SSL_CERT_DIR",
                                  "http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
         var p = environ
@@ -260,7 +261,7 @@ public final class Tool: @unchecked Sendable {
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
             guard String(validating: bytes, as: UTF8.self) == nil, let eq = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = String(decoding: bytes[..<eq], as: UTF8.self)
-            if name.hasPrefix("FEED_") || name.hasPrefix("PG") || read.contains(name) { return name }
+            if name.hasPrefix("FEED_") || read.contains(name) { return name }
         }
         return nil
     }

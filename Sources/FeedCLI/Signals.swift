@@ -21,6 +21,8 @@ public enum Signals {
         var nextToken = 0
         var output: Output?
         var terminating = false
+        /// The signals taken (none until `install`).
+        var taken = sigset_t()
     }
 
     private static let registry = Registry()
@@ -30,8 +32,12 @@ public enum Signals {
         signal(SIGPIPE, SIG_IGN)
         // Past a file-size limit (`ulimit -f`) a write fails with EFBIG, a store error, not a signal.
         signal(SIGXFSZ, SIG_IGN)
-        registry.lock.withLock { registry.output = output }
         var set = signals()
+        registry.lock.withLock {
+            registry.output = output
+            registry.taken = set
+        }
+        InterruptGate.isSignalPending = { Signals.isSignalPending }
         pthread_sigmask(SIG_BLOCK, &set, nil)
         #if canImport(Glibc)
         var thread = pthread_t()
@@ -41,6 +47,10 @@ public enum Signals {
         pthread_create(&thread, nil, { _ in
             var set = Signals.signals()
             var signal: Int32 = 0
+            #if DEBUG
+            // A signal sent now stays pending until this thread goes on.
+            TestPause.at("FEED_TEST_PAUSE_SIGNAL_THREAD")
+            #endif
             while sigwait(&set, &signal) != 0 {}
             Signals.terminate(signal)
         }, nil)
@@ -85,6 +95,22 @@ public enum Signals {
     /// so that a save that registers its clean-up later, outside a step of
     /// the gate (too late to be run), acts as if it had run.
     public static var isTerminating: Bool { registry.lock.withLock { registry.terminating } }
+
+    /// Whether a signal taken is pending: sent, not yet taken by the
+    /// signal's thread, which ends the process once it runs.
+    public static var isSignalPending: Bool {
+        var pending = sigset_t()
+        sigemptyset(&pending)
+        guard sigpending(&pending) == 0 else { return false }
+        var taken = registry.lock.withLock { registry.taken }
+        for signal in [SIGINT, SIGTERM, SIGHUP] where sigismember(&taken, signal) == 1 && sigismember(&pending, signal) == 1 { return true }
+        return false
+    }
+
+    /// Whether the process is ending at a signal, or is about to (one is
+    /// pending): nothing is to be committed, nor a status other than the
+    /// signal's given.
+    public static var isEnding: Bool { isTerminating || isSignalPending }
 
     /// Runs `step` whole or not at all (`InterruptGate`): the signal's
     /// thread waits for a step under way (up to 2 s) before it runs the

@@ -151,6 +151,9 @@ public final class Tool: @unchecked Sendable {
     /// Flushes standard output and exits with the status of the first failure met.
     public func finish() -> Never {
         output.flush()
+        // A signal taken and pending: its status, not this (a tool whose
+        // input ended as the signal came exited 0: found by the hunt).
+        if Signals.isEnding { Signals.waitForTheEnd() }
         output.finished()
         exit(exitCode)
     }

@@ -27,7 +27,7 @@ final class InterruptCleanup: TemporaryFiles, @unchecked Sendable {
         Signals.onInterrupt(cleanup)
     }
 
-    var isEnding: Bool { Signals.isTerminating }
+    var isEnding: Bool { Signals.isEnding }
 
     func done(_ token: Int) {
         Signals.remove(token)

@@ -137,6 +137,10 @@ public final class SQLiteFeedStore: FeedStore {
             }
             do throws(ErrorRecord) {
                 let result = try body(tx)
+                // A signal sent while the body ran, not yet acted on (its
+                // input ended whole as the tools before it were ended too):
+                // nothing is committed (part of a feed was: found by the hunt).
+                if temporaryFiles?.isEnding == true { connection.interruptRequested.raise() }
                 try tx.commit()
                 return result
             } catch {

@@ -88,6 +88,9 @@ public final class PostgreSQLFeedStore: FeedStore {
             case .current: break
             }
             let result = try body(target)
+            // A signal sent while the body ran (its input ended whole as
+            // the tools before it were ended too): nothing is committed.
+            if InterruptGate.isEnding { throw ErrorRecord(.store, "\(name): interrupted before the commit: nothing saved") }
             try tx.commit()
             return result
         } catch {

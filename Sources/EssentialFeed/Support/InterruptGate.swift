@@ -70,4 +70,8 @@ public enum InterruptGate {
     }
 
     static var isClosed: Bool { state.flag.withLock { state.closed } }
+
+    /// Whether the process is ending at a signal, or is about to (one is
+    /// pending): for a store that commits outside a step of the gate.
+    public static var isEnding: Bool { isClosed || isSignalPending?() == true }
 }

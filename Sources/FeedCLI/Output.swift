@@ -218,7 +218,8 @@ public final class Output: @unchecked Sendable {
                 if ready < 0, errno == EINTR { continue }
                 guard ready > 0, entry.revents & Int16(POLLNVAL) == 0 else { return }
                 guard entry.revents & Int16(POLLERR | POLLHUP) != 0 else { continue }
-                if done.load(ordering: .acquiring) || Signals.isTerminating { return }
+                // A signal pending too (a Ctrl-C ends the reader as well): its status.
+                if done.load(ordering: .acquiring) || Signals.isEnding { return }
                 _exit(0)
             }
         }
@@ -277,6 +278,9 @@ public final class Output: @unchecked Sendable {
     /// Ends the process after a write error `code`: quietly (0) on a
     /// closed downstream, else with a message (74).
     private func failed(_ code: Int32) -> Never {
+        // With a signal pending too (a Ctrl-C ends the reader as well), the
+        // signal's status, not 0 (found in review).
+        if code == EPIPE, Signals.isEnding { Signals.waitForTheEnd() }
         if code == EPIPE { _exit(0) }
         diagnostics.error("cannot write to standard output: \(Descriptor.describe(code))")
         _exit(ErrorKind.store.exitStatus)

@@ -21,9 +21,12 @@ public enum Signals {
         var nextToken = 0
         var output: Output?
         var terminating = false
-        /// The signals taken (none until `install`).
-        var taken = sigset_t()
     }
+
+    /// The signals taken: set once by `install`, before any other thread
+    /// runs, and only read after (read without a lock: the gate asks while
+    /// it holds its own, which promises to take none the signal's thread takes).
+    nonisolated(unsafe) private static var taken = sigset_t()
 
     private static let registry = Registry()
 
@@ -33,10 +36,8 @@ public enum Signals {
         // Past a file-size limit (`ulimit -f`) a write fails with EFBIG, a store error, not a signal.
         signal(SIGXFSZ, SIG_IGN)
         var set = signals()
-        registry.lock.withLock {
-            registry.output = output
-            registry.taken = set
-        }
+        registry.lock.withLock { registry.output = output }
+        taken = set
         InterruptGate.isSignalPending = { Signals.isSignalPending }
         pthread_sigmask(SIG_BLOCK, &set, nil)
         #if canImport(Glibc)
@@ -44,7 +45,7 @@ public enum Signals {
         #else
         var thread: pthread_t?
         #endif
-        pthread_create(&thread, nil, { _ in
+        let created = pthread_create(&thread, nil, { _ in
             var set = Signals.signals()
             var signal: Int32 = 0
             #if DEBUG
@@ -54,6 +55,13 @@ public enum Signals {
             while sigwait(&set, &signal) != 0 {}
             Signals.terminate(signal)
         }, nil)
+        // Without the thread, nothing would ever take them: they stay as
+        // they were, not blocked and pending for good (found in review).
+        if created != 0 {
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            sigemptyset(&taken)
+            InterruptGate.isSignalPending = nil
+        }
     }
 
     /// The signals taken: SIGINT, SIGTERM, and SIGHUP unless it was
@@ -102,7 +110,7 @@ public enum Signals {
         var pending = sigset_t()
         sigemptyset(&pending)
         guard sigpending(&pending) == 0 else { return false }
-        var taken = registry.lock.withLock { registry.taken }
+        var taken = Signals.taken
         for signal in [SIGINT, SIGTERM, SIGHUP] where sigismember(&taken, signal) == 1 && sigismember(&pending, signal) == 1 { return true }
         return false
     }
@@ -110,7 +118,7 @@ public enum Signals {
     /// Whether the process is ending at a signal, or is about to (one is
     /// pending): nothing is to be committed, nor a status other than the
     /// signal's given.
-    public static var isEnding: Bool { isTerminating || isSignalPending }
+    public static var isEnding: Bool { isSignalPending || isTerminating }
 
     /// Runs `step` whole or not at all (`InterruptGate`): the signal's
     /// thread waits for a step under way (up to 2 s) before it runs the

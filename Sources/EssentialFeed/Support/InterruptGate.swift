@@ -73,5 +73,5 @@ public enum InterruptGate {
 
     /// Whether the process is ending at a signal, or is about to (one is
     /// pending): for a store that commits outside a step of the gate.
-    public static var isEnding: Bool { isClosed || isSignalPending?() == true }
+    public static var isEnding: Bool { isSignalPending?() == true || isClosed }
 }

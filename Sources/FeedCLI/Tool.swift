@@ -262,7 +262,7 @@ public final class Tool: @unchecked Sendable {
         while let entry = p.pointee {
             p += 1
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
-            guard String(validating: bytes, as: UTF8.self) == nil, let eq = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            guard !Invocation.isUTF8(bytes), let eq = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = String(decoding: bytes[..<eq], as: UTF8.self)
             if name.hasPrefix("FEED_") || read.contains(name) { return name }
         }

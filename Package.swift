@@ -79,7 +79,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Command-line plumbing shared by every tool: arguments, records in and out,
         // diagnostics, exit statuses, signals.
-        .target(name: "FeedCLI", dependencies: ["EssentialFeed", "Sandbox"], swiftSettings: hotPath),
+        .target(name: "FeedCLI", dependencies: ["EssentialFeed", "Sandbox", "CSignalFD"], swiftSettings: hotPath),
+        // signalfd(2), for the thread that takes the signals (a header: nothing to link).
+        .systemLibrary(name: "CSignalFD"),
         // Least privilege: a tool confines itself to what its job needs
         // (Landlock for files, seccomp for system calls), through the kernel's
         // calls declared in CSandbox (a header: nothing to link).

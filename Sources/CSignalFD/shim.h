@@ -1,5 +1,5 @@
 /* signalfd(2), which the Swift module of glibc does not bring: the
-   thread that takes SIGINT, SIGTERM and SIGHUP waits on one with poll,
+   thread that takes SIGINT, SIGTERM, SIGHUP and the like waits on one with poll,
    so that a signal stays pending (and seen by sigpending) until that
    thread has marked the process as ending. */
 #ifdef __linux__

@@ -8,9 +8,10 @@ import Glibc
 import Darwin
 #endif
 
-/// SIGINT, SIGTERM and SIGHUP (a closed terminal, a supervisor's hang-up):
-/// stop, commit nothing, clean up, exit 128 + the signal. A SIGHUP ignored
-/// when the tool starts (`nohup`) stays ignored.
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal, a supervisor's hang-up),
+/// and the other signals that end a process by default (SIGUSR1, SIGALRM…):
+/// stop, commit nothing, clean up, exit 128 + the signal. A signal ignored
+/// when the tool starts (SIGHUP under `nohup`) stays ignored.
 ///
 /// The signals are blocked in every thread and taken by one thread that
 /// waits for them, so the cleanup runs as ordinary code (not in a signal
@@ -95,21 +96,43 @@ public enum Signals {
     }
 
     /// The signals taken: SIGINT, SIGTERM, and SIGHUP unless it was
-    /// ignored when the process started.
+    /// ignored when the process started; and the other signals whose
+    /// default action ends a process without a core (SIGUSR1, SIGUSR2,
+    /// SIGALRM and the like), where they still have that action: one of
+    /// them ended a tool inside a write, and left a cut record in the pipe.
+    /// A signal ignored or handled at the start (`nohup`, a profiler
+    /// loaded first) is left as it was. SIGQUIT, which asks for a core to
+    /// debug, is left too.
     private static func signals() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
-        var hangUp = sigaction()
-        sigaction(SIGHUP, nil, &hangUp)
-        #if canImport(Glibc)
-        let ignored = unsafeBitCast(hangUp.__sigaction_handler.sa_handler, to: Int.self) == 1
-        #else
-        let ignored = unsafeBitCast(hangUp.__sigaction_u.__sa_handler, to: Int.self) == 1
-        #endif
-        if !ignored { sigaddset(&set, SIGHUP) }
+        if disposition(SIGHUP) != 1 { sigaddset(&set, SIGHUP) }
+        for signal in endingByDefault where disposition(signal) == 0 { sigaddset(&set, signal) }
         return set
+    }
+
+    /// SIGHUP and the signals `signals` takes only while they have their
+    /// default action, which ends the process.
+    private static let endingByDefault: [Int32] = {
+        #if canImport(Glibc)
+        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT]
+        #else
+        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF]
+        #endif
+    }()
+
+    /// A signal's action as the process has it: 0 the default, 1 ignored,
+    /// else a handler's address.
+    private static func disposition(_ signal: Int32) -> Int {
+        var action = sigaction()
+        sigaction(signal, nil, &action)
+        #if canImport(Glibc)
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        #else
+        return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self)
+        #endif
     }
 
     /// Registers work to do if the process is interrupted; returns a token
@@ -141,7 +164,7 @@ public enum Signals {
         sigemptyset(&pending)
         guard sigpending(&pending) == 0 else { return false }
         var taken = Signals.taken
-        for signal in [SIGINT, SIGTERM, SIGHUP] where sigismember(&taken, signal) == 1 && sigismember(&pending, signal) == 1 { return true }
+        for signal in [SIGINT, SIGTERM, SIGHUP] + endingByDefault where sigismember(&taken, signal) == 1 && sigismember(&pending, signal) == 1 { return true }
         return false
     }
 

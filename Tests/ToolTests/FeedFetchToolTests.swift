@@ -315,6 +315,35 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertTrue(run.out.hasSuffix("\n"))
     }
 
+    /// SIGUSR1, SIGUSR2 and SIGALRM end a process by default: one that came
+    /// while a tool was writing a record bigger than the pipe into a reader
+    /// that had not read yet ended it inside the write, and the reader got
+    /// a cut line. They are taken as SIGTERM is: the record under way is
+    /// written whole, nothing else, and the status is 128 + the signal.
+    /// One ignored at the start stays ignored.
+    func test_fetch_signalEndingAProcessByDefault_whileARecordIsHalfWritten_endsAfterItWhole() throws {
+        let server = try Served(["--builtin", "demo", "--big", "3000000"], test: self)
+        let dir = temporaryDirectory(self)
+        for (signal, status) in [("USR1", 138), ("USR2", 140), ("ALRM", 142)] {
+            let run = sh(#"""
+                rm -f "$T/pid" "$T/out"
+                ( { feed-fetch "$B/v1/feed?limit=12" "$B/v1/feed?limit=11" & echo $! > "$T/pid"; wait $!; echo "status $?" > "$T/status"; } \
+                    | { sleep 1; cat > "$T/out"; } ) &
+                while [ ! -s "$T/pid" ]; do sleep 0.01; done
+                sleep 0.4; kill -$G "$(cat "$T/pid")"; wait
+                cat "$T/status"
+                if [ -s "$T/out" ] && [ "$(tail -c 1 "$T/out" | od -An -tx1 | tr -d ' ')" != 0a ]; then echo cut; fi
+                grep -qv '^{.*}$' "$T/out" && echo cut
+                wc -l < "$T/out"
+                """#, environment: ["B": server.base, "T": dir, "G": signal], timeout: 30)
+            XCTAssertEqual(run.lines, ["status \(status)", "1"], "SIG\(signal): \(run.stderr)")
+        }
+        // A request that hangs for 1.5 s, then fails: 69, not 138.
+        let ignored = sh(#"trap '' USR1; feed-fetch --timeout 1.5 "$B/_fault/hang/v1/feed" > /dev/null 2>&1 & pid=$!; sleep 0.5; kill -USR1 $pid; wait $pid; echo $?"#,
+                         environment: ["B": server.base], timeout: 30)
+        XCTAssertEqual(ignored.out, "69\n", ignored.stderr)
+    }
+
     /// SIGTERM, SIGINT and SIGHUP at 30 moments while feed-fetch streams
     /// records of 3 MB to a fast reader: every line written is whole (a
     /// record's tail went out before its lock was let go), and the status

@@ -255,23 +255,14 @@ final class FeedCacheToolTests: XCTestCase {
             throw XCTSkip("the pause of the signal's thread is in debug builds only")
         }
         // Also without a signalfd, the way taken when one cannot be made.
-        for (store, signalfd) in [("feed.sqlite", true), ("feed.json", true), ("feed.sqlite", false)] {
-            let dir = temporaryDirectory(self)
-            let path = dir + "/" + store
-            cache("save", path, stdin: feedA)
-            let before = cache("load", path).out
-            let run = sh(#"""
-                mkfifo "$D/in"
-                FEED_TEST_PAUSE_SIGNAL_THREAD="$D/thread" feed-cache --store "$S" save < "$D/in" > /dev/null & pid=$!
-                exec 3> "$D/in"
-                while [ ! -e "$D/thread.ready" ]; do sleep 0.01; done
-                kill -INT $pid
-                printf '%s\n' "$IMAGE" >&3; exec 3>&-
-                sleep 0.5; touch "$D/thread.go"; wait $pid; echo "status $?"
-                """#, environment: ["D": dir, "S": path, "IMAGE": Self.image2].merging(signalfd ? [:] : ["FEED_TEST_NO_SIGNALFD": "1"]) { $1 }, timeout: 30)
-            XCTAssertEqual(run.out, "status 130\n", "\(store), signalfd \(signalfd): \(run.stderr)")
-            XCTAssertEqual(cache("load", path).out, before, store)
-        }
+        assertSaveCommitsNothing([("feed.sqlite", [:]), ("feed.json", [:]), ("feed.sqlite", ["FEED_TEST_NO_SIGNALFD": "1"])], #"""
+            FEED_TEST_PAUSE_SIGNAL_THREAD="$D/thread" feed-cache --store "$S" save < "$D/in" > /dev/null & pid=$!
+            exec 3> "$D/in"
+            while [ ! -e "$D/thread.ready" ]; do sleep 0.01; done
+            kill -INT $pid
+            printf '%s\n' "$IMAGE" >&3; exec 3>&-
+            sleep 0.5; touch "$D/thread.go"; wait $pid; echo "status $?"
+            """#)
     }
 
     /// The other half of the window: the signal's thread has woken for the
@@ -285,24 +276,32 @@ final class FeedCacheToolTests: XCTestCase {
         guard ProcessInfo.processInfo.environment["FEED_BIN"] == nil else {
             throw XCTSkip("the pause of the signal's thread is in debug builds only")
         }
-        for store in ["feed.sqlite", "feed.json"] {
+        assertSaveCommitsNothing([("feed.sqlite", [:]), ("feed.json", [:])], #"""
+            FEED_TEST_PAUSE_SIGNAL_THREAD="$D/thread" FEED_TEST_PAUSE_SIGNAL_WOKEN="$D/woken" \
+                feed-cache --store "$S" save < "$D/in" > /dev/null & pid=$!
+            exec 3> "$D/in"
+            while [ ! -e "$D/thread.ready" ]; do sleep 0.01; done
+            kill -INT $pid; touch "$D/thread.go"
+            while [ ! -e "$D/woken.ready" ]; do sleep 0.01; done
+            printf '%s\n' "$IMAGE" >&3; exec 3>&-
+            sleep 0.5; touch "$D/woken.go"; wait $pid; echo "status $?"
+            """#)
+    }
+
+    /// Saves feedA in each store, then runs `script` in a folder $D with a
+    /// FIFO $D/in, the store $S and one more image $IMAGE: a save, of that
+    /// image, that a SIGINT interrupts. It must end 130 and change nothing.
+    private func assertSaveCommitsNothing(_ cases: [(store: String, environment: [String: String])], _ script: String,
+                                          file: StaticString = #filePath, line: UInt = #line) {
+        for (store, environment) in cases {
             let dir = temporaryDirectory(self)
             let path = dir + "/" + store
             cache("save", path, stdin: feedA)
             let before = cache("load", path).out
-            let run = sh(#"""
-                mkfifo "$D/in"
-                FEED_TEST_PAUSE_SIGNAL_THREAD="$D/thread" FEED_TEST_PAUSE_SIGNAL_WOKEN="$D/woken" \
-                    feed-cache --store "$S" save < "$D/in" > /dev/null & pid=$!
-                exec 3> "$D/in"
-                while [ ! -e "$D/thread.ready" ]; do sleep 0.01; done
-                kill -INT $pid; touch "$D/thread.go"
-                while [ ! -e "$D/woken.ready" ]; do sleep 0.01; done
-                printf '%s\n' "$IMAGE" >&3; exec 3>&-
-                sleep 0.5; touch "$D/woken.go"; wait $pid; echo "status $?"
-                """#, environment: ["D": dir, "S": path, "IMAGE": Self.image2], timeout: 30)
-            XCTAssertEqual(run.out, "status 130\n", "\(store): \(run.stderr)")
-            XCTAssertEqual(cache("load", path).out, before, store)
+            let run = sh(#"mkfifo "$D/in""# + "\n" + script,
+                         environment: ["D": dir, "S": path, "IMAGE": Self.image2].merging(environment) { $1 }, timeout: 30)
+            XCTAssertEqual(run.out, "status 130\n", "\(store) \(environment): \(run.stderr)", file: file, line: line)
+            XCTAssertEqual(cache("load", path).out, before, store, file: file, line: line)
         }
     }
 

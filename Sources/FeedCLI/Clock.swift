@@ -13,6 +13,15 @@ public enum Clock {
         return Timestamp(seconds: Int64(t.tv_sec), nanoseconds: Int32(t.tv_nsec))
     }
 
+    /// The clock a command reads each time it needs the time: `--now
+    /// ISO8601` when given (the same time at every reading), else the wall
+    /// clock, read then. A bad value is a usage error.
+    public static func reading(option text: String?) throws(ErrorRecord) -> @Sendable () -> Timestamp {
+        guard text != nil else { return { Clock.now() } }
+        let fixed = try now(option: text)
+        return { fixed }
+    }
+
     /// `--now ISO8601` when given, else the wall clock. A bad value is a usage error.
     public static func now(option text: String?) throws(ErrorRecord) -> Timestamp {
         guard let text else { return now() }

@@ -21,7 +21,12 @@ struct CacheContext {
     var unnamed: ErrorRecord? = nil
     let wait: Double
     let policy: FeedCachePolicy
-    let now: Timestamp
+    /// The time, read when a command needs it (after its input has ended,
+    /// and after the store's lock): read once at the start, a save that
+    /// waited on a slow pipe was stamped with the moment it started, and a
+    /// load that waited on a lock judged the feed's age then (found by the
+    /// hunt). `--now` gives the same time at every reading.
+    let now: @Sendable () -> Timestamp
     /// Opens a PostgreSQL store (the executable with libpq gives it).
     let postgreSQL: FeedCacheTool.PostgreSQLStore?
 
@@ -75,8 +80,7 @@ struct CacheContext {
     }
 
     private func loader() throws(ErrorRecord) -> LocalFeedLoader {
-        let now = self.now
-        return LocalFeedLoader(store: try openStore(), policy: policy, currentDate: { now })
+        LocalFeedLoader(store: try openStore(), policy: policy, currentDate: now)
     }
 
     /// How many bytes of records a save reads before it opens the store: a
@@ -440,7 +444,7 @@ struct CacheContext {
     func info() {
         do throws(ErrorRecord) {
             let info = try openStore().info()
-            tool.output.record { info.write(to: &$0, now: now, policy: policy) }
+            tool.output.record { info.write(to: &$0, now: now(), policy: policy) }
         } catch {
             tool.fail(error)
         }

@@ -127,7 +127,7 @@ public enum FeedCacheTool {
             if let text = arguments.value("--max-age") { maxAge = try CacheMaxAge(parsing: text) }
             let policy = FeedCachePolicy(maxAge: maxAge)
             let wait = try arguments.seconds("--wait", allowZero: true) ?? FeedStores.defaultWait
-            let now = try Clock.now(option: arguments.value("--now"))
+            let now = try Clock.reading(option: arguments.value("--now"))
             var path = arguments.value("--store") ?? ""
             var unnamed: ErrorRecord?
             if path.isEmpty {

@@ -354,6 +354,27 @@ final class FeedCacheToolTests: XCTestCase {
 
     /// A SIGHUP ignored when the tool starts (nohup) stays ignored: the
     /// save goes on and commits.
+    /// The clock is read when it is needed, not when the tool starts: a
+    /// save whose input ends late is stamped after that end, and a load that
+    /// waits for another's lock judges the feed's age once it has it (read
+    /// at the start, the first was stamped with the moment the save began,
+    /// and the second handed out a feed past `--max-age`: found by the hunt).
+    func test_theClock_isReadWhenTheSaveHasItsInput_andWhenTheLoadHasTheLock() throws {
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let run = sh(#"""
+            { sleep 1.5; date -u +%s > "$S.ended"; printf '%s\n' "$R"; } | feed-cache --store "$S" save
+            stamp=$(feed-cache --store "$S" info | sed -n 's/.*"timestamp":"\([^"]*\)".*/\1/p')
+            [ "$(date -u -d "$stamp" +%s)" -ge "$(cat "$S.ended")" ] && echo "stamped after the input ended"
+            printf '%s\n' "$R" | feed-cache --store "$S" save
+            python3 -c 'import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute("BEGIN EXCLUSIVE"); open(sys.argv[1] + ".held", "w").close(); time.sleep(2.5); c.execute("COMMIT")' "$S" &
+            while [ ! -e "$S.held" ]; do sleep 0.01; done
+            feed-cache --store "$S" --max-age 2s --wait 10 load > /dev/null 2>&1; echo "load $?"
+            wait
+            """#, environment: ["S": store, "R": Self.image2], timeout: 30)
+        XCTAssertEqual(run.lines, ["stamped after the input ended", "load 66"], run.stderr)
+    }
+
     func test_save_withSIGHUPIgnoredAtStart_goesOnThroughAHangUp() {
         let store = temporaryDirectory(self) + "/feed.sqlite"
         let run = sh(#"trap '' HUP; { sleep 1; printf '%s\n' "$R"; } | feed-cache --store "$S" save & pid=$!; sleep 0.5; kill -HUP $pid; wait $pid; echo $?"#,

@@ -11,6 +11,9 @@ import Foundation
 public struct LocalFeedLoader {
     public let store: any FeedStore
     public let policy: FeedCachePolicy
+    /// Read in each transaction, once the store is open and its lock held:
+    /// the feed's age is judged, and a feed stamped, then (not when the
+    /// loader was made, which may be long before: a slow input, a lock).
     private let currentDate: () -> Timestamp
 
     public init(store: any FeedStore, policy: FeedCachePolicy = FeedCachePolicy(), currentDate: @escaping () -> Timestamp) {
@@ -22,8 +25,8 @@ public struct LocalFeedLoader {
     /// Replaces the cached feed with `feed`, stamped with the current time:
     /// deletes the old cache, then inserts; a failed deletion stops the insertion.
     public func save(_ feed: [FeedImage]) throws(ErrorRecord) {
-        let timestamp = currentDate()
-        try store.transaction { (tx) throws(ErrorRecord) in
+        return try store.transaction { (tx) throws(ErrorRecord) in
+            let timestamp = currentDate()
             try tx.deleteCachedFeed()
             try tx.insert(feed, timestamp: timestamp)
         }
@@ -46,8 +49,8 @@ public struct LocalFeedLoader {
     /// whose id the replaced feed had keeps the time it was first cached
     /// (`CachedImageText.firstCached`); the others are first cached now.
     public func save(reading read: FeedImageReading, validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheSaveResult {
-        let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
+            let timestamp = currentDate()
             var firstCached = Self.firstCachedTimes(in: tx)
             try tx.deleteCachedFeed()
             let writer = try tx.beginFeed(timestamp: timestamp, keepingCachedImages: false)
@@ -81,8 +84,8 @@ public struct LocalFeedLoader {
     /// is written.
     @discardableResult
     public func merge(reading read: FeedImageReading, after: UUID?, validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheMergeResult {
-        let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
+            let timestamp = currentDate()
             var cached = tx.makeCachedImageSpool()
             var firstCached = FirstCachedTimes()
             var dropped = 0
@@ -161,9 +164,8 @@ public struct LocalFeedLoader {
     /// dropped the Last-Modified, and later requests sent one validator).
     /// Nil when nothing is cached (there is nothing to confirm).
     public func confirm(validators: FeedValidators?) throws(ErrorRecord) -> CachedFeedHeader? {
-        let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) -> CachedFeedHeader? in
-            try Self.stamp(tx, timestamp, validators)
+            try Self.stamp(tx, currentDate(), validators)
         }
     }
 
@@ -209,8 +211,8 @@ public struct LocalFeedLoader {
     /// the cache would have made for that page (`confirm`, unchecked, is
     /// for a caller that knows it does).
     public func notModified(url: String, validators: FeedValidators?) throws(ErrorRecord) -> NotModifiedOutcome {
-        let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) -> NotModifiedOutcome in
+            let timestamp = currentDate()
             guard let kept = try tx.retrieveValidators(), Secrets.redact(kept.url) == Secrets.redact(url) else {
                 return try tx.retrieveHeader() == nil ? .nothingCached : .unasked
             }
@@ -226,14 +228,14 @@ public struct LocalFeedLoader {
     /// The validators kept with the cached feed, whatever its age (a 304
     /// makes an expired feed current again).
     public func validators() throws(ErrorRecord) -> FeedValidators? {
-        try store.read { (reader) throws(ErrorRecord) in try reader.retrieveValidators() }
+        return try store.read { (reader) throws(ErrorRecord) in try reader.retrieveValidators() }
     }
 
     /// `append(_:)` for images read as they come, as `save(reading:)`.
     @discardableResult
     public func append(reading read: FeedImageReading) throws(ErrorRecord) -> FeedCacheAppendResult {
-        let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
+            let timestamp = currentDate()
             var kept = 0
             var dropped = 0
             if let cached = try tx.retrieveHeader() {
@@ -294,8 +296,8 @@ public struct LocalFeedLoader {
     /// that cannot be read is an error: nothing is written.
     @discardableResult
     public func append(_ feed: [FeedImage]) throws(ErrorRecord) -> FeedCacheAppendResult {
-        let timestamp = currentDate()
         return try store.transaction { (tx) throws(ErrorRecord) in
+            let timestamp = currentDate()
             var items: [FeedImage] = []
             var dropped = 0
             if let cached = try tx.retrieve() {
@@ -318,9 +320,8 @@ public struct LocalFeedLoader {
     /// The cached feed when it is younger than the maximum age. Never
     /// deletes anything, whatever it finds.
     public func load() throws(ErrorRecord) -> FeedCacheLoadResult {
-        let now = currentDate()
         guard let cached = try store.retrieve() else { return .empty }
-        return policy.validate(cached.timestamp, against: now) ? .found(cached) : .expired(cached)
+        return policy.validate(cached.timestamp, against: currentDate()) ? .found(cached) : .expired(cached)
     }
 
     /// When the cached feed is younger than the maximum age, calls `body` with
@@ -329,8 +330,8 @@ public struct LocalFeedLoader {
     /// One read transaction: `body` sees one consistent feed. A damaged image
     /// fails with a `.store` error after `body` has seen the images before it.
     public func load(visiting body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) -> FeedCacheLoadSummary {
-        let now = currentDate()
         return try store.read { (reader) throws(ErrorRecord) in
+            let now = currentDate()
             guard let cached = try reader.retrieveHeader() else { return .empty }
             guard policy.validate(cached.timestamp, against: now) else { return .expired(cached) }
             try reader.forEachCachedImage { (image) throws(ErrorRecord) in
@@ -352,8 +353,8 @@ public struct LocalFeedLoader {
         visiting body: (CachedImageText) throws(ErrorRecord) -> Void,
         afterwards: (CachedFeedHeader, (String) throws(ErrorRecord) -> [UInt8]?) throws(ErrorRecord) -> Void
     ) throws(ErrorRecord) -> FeedCacheLoadSummary {
-        let now = currentDate()
         return try store.read { (reader) throws(ErrorRecord) in
+            let now = currentDate()
             guard let cached = try reader.retrieveHeader() else { return .empty }
             guard policy.validate(cached.timestamp, against: now) else { return .expired(cached) }
             try reader.forEachCachedImage { (image) throws(ErrorRecord) in
@@ -379,11 +380,10 @@ public struct LocalFeedLoader {
     /// could not be read, is looked at again in the write transaction.
     @discardableResult
     public func validateCache() throws(ErrorRecord) -> FeedCacheValidation {
-        let now = currentDate()
         do throws(ErrorRecord) {
             let kept: FeedCacheValidation? = try store.read { (reader) throws(ErrorRecord) in
                 guard let cached = try reader.retrieveHeader() else { return .empty }
-                guard policy.validate(cached.timestamp, against: now) else { return nil }
+                guard policy.validate(cached.timestamp, against: currentDate()) else { return nil }
                 try reader.forEachCachedImage { _ in }
                 return .valid(cached)
             }
@@ -396,7 +396,7 @@ public struct LocalFeedLoader {
         return try store.transaction { (tx) throws(ErrorRecord) in
             do throws(ErrorRecord) {
                 guard let cached = try tx.retrieveHeader() else { return .empty }
-                guard policy.validate(cached.timestamp, against: now) else {
+                guard policy.validate(cached.timestamp, against: currentDate()) else {
                     try tx.deleteCachedFeed()
                     return .deletedExpired(cached)
                 }

@@ -25,6 +25,9 @@ public enum Signals {
         var nextToken = 0
         var output: Output?
         var terminating = false
+        /// The process is about to run another program in its place
+        /// (`handOver`): a signal is left pending for that program.
+        var handingOver = false
     }
 
     /// The signals taken: set once by `install`, before any other thread
@@ -65,25 +68,7 @@ public enum Signals {
         if getenv("FEED_TEST_NO_SIGNALFD") != nil, descriptor >= 0 { close(descriptor); descriptor = -1 }
         #endif
         let created = pthread_create(&thread, nil, { argument in
-            let descriptor = Int32(Int(bitPattern: argument) - 1)
-            var set = Signals.signals()
-            var signal: Int32 = 0
-            #if DEBUG
-            // A signal sent now stays pending until this thread goes on.
-            TestPause.at("FEED_TEST_PAUSE_SIGNAL_THREAD")
-            #endif
-            guard descriptor >= 0 else {
-                while sigwait(&set, &signal) != 0 {}
-                Signals.terminate(signal, marked: Signals.mark())
-            }
-            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            while poll(&ready, 1, -1) != 1 {}
-            #if DEBUG
-            // Woken by a signal that is still pending.
-            TestPause.at("FEED_TEST_PAUSE_SIGNAL_WOKEN")
-            #endif
-            let output = Signals.mark()
-            Signals.terminate(Signals.take(from: descriptor, orWaitIn: &set), marked: output)
+            Signals.takeTheSignals(descriptor: Int32(Int(bitPattern: argument) - 1))
         }, UnsafeMutableRawPointer(bitPattern: Int(descriptor) + 1))
         // Without the thread, nothing would ever take them: they stay as
         // they were, not blocked and pending for good (found in review).
@@ -96,13 +81,15 @@ public enum Signals {
     }
 
     /// The signals taken: SIGINT, SIGTERM, and SIGHUP unless it was
-    /// ignored when the process started; and the other signals whose
-    /// default action ends a process without a core (SIGUSR1, SIGUSR2,
-    /// SIGALRM and the like), where they still have that action: one of
-    /// them ended a tool inside a write, and left a cut record in the pipe.
-    /// A signal ignored or handled at the start (`nohup`, a profiler
-    /// loaded first) is left as it was. SIGQUIT, which asks for a core to
-    /// debug, is left too.
+    /// ignored when the process started; and SIGUSR1, SIGUSR2, SIGALRM,
+    /// SIGVTALRM, SIGIO, SIGPWR and SIGSTKFLT, which end a process by
+    /// default, where they still have that action: one of them ended a
+    /// tool inside a write, and left a cut record in the pipe. A signal
+    /// ignored or handled at the start (`nohup`, a profiler loaded first) is
+    /// left as it was. Left too: SIGQUIT, which asks for a core to debug;
+    /// SIGPROF, with which the Swift runtime's crash handler stops the other
+    /// threads to show their stacks (USR1 and USR2, its first choices, are
+    /// taken); the real-time signals, which no one sends a tool by chance.
     private static func signals() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
@@ -117,9 +104,9 @@ public enum Signals {
     /// default action, which ends the process.
     private static let endingByDefault: [Int32] = {
         #if canImport(Glibc)
-        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT]
+        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGIO, SIGPWR, SIGSTKFLT]
         #else
-        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF]
+        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM]
         #endif
     }()
 
@@ -184,10 +171,61 @@ public enum Signals {
         InterruptGate.run(step)
     }
 
+    /// Before the process runs another program in its place (`execve`, which
+    /// keeps the signal mask and the pending signals): false when a signal
+    /// is ending the process (the caller then waits for the end); else a
+    /// signal that comes from now on stays pending for that program, until
+    /// `handOverFailed`.
+    public static func handOver() -> Bool {
+        registry.lock.withLock {
+            guard !registry.terminating && !isSignalPending else { return false }
+            registry.handingOver = true
+            return true
+        }
+    }
+
+    /// The exec failed: this process takes its signals again (one that came
+    /// meanwhile ends it now).
+    public static func handOverFailed() {
+        registry.lock.withLock { registry.handingOver = false }
+    }
+
     /// For a thread that must do nothing more once the process is ending:
     /// waits for the signal's thread to end the process.
     public static func waitForTheEnd() -> Never {
         while true { sleep(60) }
+    }
+
+    /// The signals' thread: waits for one, marks the process as ending,
+    /// takes the signal, and ends the process.
+    private static func takeTheSignals(descriptor: Int32) -> Never {
+        var set = signals()
+        var signal: Int32 = 0
+        #if DEBUG
+        // A signal sent now stays pending until this thread goes on.
+        TestPause.at("FEED_TEST_PAUSE_SIGNAL_THREAD")
+        #endif
+        guard descriptor >= 0 else {
+            while sigwait(&set, &signal) != 0 {}
+            terminate(signal, marked: mark())
+        }
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while poll(&ready, 1, -1) != 1 {}
+        #if DEBUG
+        // Woken by a signal that is still pending.
+        TestPause.at("FEED_TEST_PAUSE_SIGNAL_WOKEN")
+        #endif
+        let output = mark()
+        // During a hand-over, the signal stays pending for the program
+        // that follows (its own thread takes it at once); taken here, it
+        // was gone if the exec got past this thread before its exit.
+        while registry.lock.withLock({ registry.handingOver }) { usleep(1_000) }
+        signal = take(from: descriptor, orWaitIn: &set)
+        #if DEBUG
+        // The signal taken, the process not yet ended.
+        TestPause.at("FEED_TEST_PAUSE_SIGNAL_TAKEN")
+        #endif
+        terminate(signal, marked: output)
     }
 
     /// Reads the signal the descriptor reported (a signal sent to this

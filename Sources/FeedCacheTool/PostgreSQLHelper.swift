@@ -39,8 +39,16 @@ enum PostgreSQLHelper {
             entry += 1
         }
         environment.append(nil)
+        // A signal from here on is left pending for the helper, which takes
+        // it at once: taken here, it could be lost in the exec, and the
+        // helper went on to commit (found in review).
+        if !Signals.handOver() { Signals.waitForTheEnd() }
+        #if DEBUG
+        TestPause.at("FEED_TEST_PAUSE_BEFORE_EXEC")
+        #endif
         execve(helper, argv, environment)
         let reason = String(cString: strerror(errno))
+        Signals.handOverFailed()
         argv.forEach { free($0) }
         environment.forEach { free($0) }
         return ErrorRecord(.store, "\(FeedStores.shown(store)): a PostgreSQL store needs \(helper), which cannot be run: \(reason)")

@@ -275,7 +275,7 @@ final class JobTests: XCTestCase {
                     ("feed-comments", "2AB2AE66-A4B7-4A16-B374-51BBAC8DB086", "INT"),
                     // The other signals that end a process by default (found by the hunt: its tools were left running).
                     ("feed-sync", #"--limit 4 --store "$STORE""#, "USR1"), ("feed-show", #"--limit 4 --store "$STORE""#, "USR2"),
-                    ("feed-comments", "2AB2AE66-A4B7-4A16-B374-51BBAC8DB086", "ALRM")]
+                    ("feed-comments", "2AB2AE66-A4B7-4A16-B374-51BBAC8DB086", "ALRM"), ("feed-sync", #"--limit 4 --store "$STORE""#, "PWR")]
         for (script, arguments, signal) in runs {
             do {
                 let directory = temporaryDirectory(self)
@@ -285,7 +285,7 @@ final class JobTests: XCTestCase {
                 env["TMPDIR"] = directory
                 XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4 --store "$STORE""#, environment: env.merging(["STORE": store]) { $1 }).status, 0)
                 let before = try Data(contentsOf: URL(fileURLWithPath: store))
-                let number = ["TERM": 15, "INT": 2, "HUP": 1, "USR1": 10, "USR2": 12, "ALRM": 14][signal]!
+                let number = ["TERM": 15, "INT": 2, "HUP": 1, "USR1": 10, "USR2": 12, "ALRM": 14, "PWR": 30][signal]!
                 // Started as an asynchronous command of a shell without job
                 // control, as a script or a supervisor starts it: with SIGINT
                 // ignored, which bash cannot trap (the script starts again

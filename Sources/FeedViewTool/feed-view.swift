@@ -148,7 +148,9 @@ public enum FeedViewTool {
             // A page record (feed-map's word to the cache) shows nothing.
             if RecordKind.isPage(document) { return }
             guard try view.show(document, on: tool.output) else {
+                let response = RecordKind.errorKind(of: document) == nil && document.member(0, "status") != nil
                 let reason = InputLocation.prefix(line: number) + "not a feed image, image comment or error record"
+                    + (response ? ": " + FeedImage.responseNotMapped : "")
                 view.rejected(reason)
                 tool.diagnostics.error(reason)
                 tool.record(.invalidData)

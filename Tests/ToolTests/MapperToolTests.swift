@@ -64,6 +64,28 @@ final class MapperToolTests: XCTestCase {
         XCTAssertFalse(records.stderr.contains("hint"), "response records get no hint: \(records.stderr)")
     }
 
+    /// The tools a step apart: records already mapped into a mapper
+    /// (`feed-cache load | feed-map`), or responses into a tool that takes
+    /// mapped records (`feed-fetch | feed-cache save`, `| feed-view`). Each
+    /// says what the record is and what to do; the mapper's hint was "use
+    /// --raw", which then failed otherwise (found by the stranger's review).
+    func test_aStepLeftOutOrOneTooMany_saysWhatTheRecordIs() {
+        let image = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/a"}"# + "\n"
+        for mapper in ["feed-map", "comments-map"] {
+            let run = sh(mapper, stdin: image)
+            XCTAssertEqual(run.status, 65)
+            XCTAssertEqual(run.stderr, "\(mapper): stdin:1: not a response record: no status (a feed image or comment record: already mapped) (http://h/a)\n")
+        }
+        let response = #"{"url":"http://h/v1/feed","status":200,"body":{"items":[]}}"# + "\n"
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let save = sh(#"feed-cache --store "$S" save"#, stdin: response, environment: ["S": store])
+        XCTAssertEqual(save.status, 65)
+        XCTAssertEqual(save.stderr, "feed-cache: stdin:1: not a feed image record: a response record (put feed-map, or comments-map, before this tool)\n")
+        let view = sh("feed-view", stdin: response)
+        XCTAssertEqual(view.status, 65)
+        XCTAssertTrue(view.stderr.hasPrefix("feed-view: stdin:1: not a feed image, image comment or error record: a response record (put feed-map"), view.stderr)
+    }
+
     /// What curl writes of a page (one compact object, no newline after it)
     /// is said to be an API body, not a truncated line; a response record
     /// cut before its newline is still a truncated line.

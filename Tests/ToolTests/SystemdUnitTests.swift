@@ -20,6 +20,26 @@ final class SystemdUnitTests: XCTestCase {
         return here
     }
 
+    /// Under a prefix whose share folder the user manager does not search
+    /// ($XDG_DATA_HOME, $XDG_DATA_DIRS), the install says how to link the
+    /// units (the README's `systemctl --user enable` found none: found by
+    /// the stranger's review); under one it searches, it says nothing more.
+    /// The unit's comment names no path in place of its placeholder.
+    func test_install_underAPrefixTheUserManagerDoesNotSearch_saysHowToLinkTheUnits() throws {
+        let directory = temporaryDirectory(self)
+        let prefix = directory + "/p"
+        let environment = ["R": DocumentedRecipeTests.root.path, "FEED_BIN": Products.directory, "P": prefix, "HOME": directory]
+        let elsewhere = sh(#"unset XDG_DATA_HOME XDG_DATA_DIRS; "$R/scripts/install" --from "$FEED_BIN" --prefix "$P""#, environment: environment, timeout: 120)
+        XCTAssertEqual(elsewhere.status, 0, elsewhere.stderr)
+        let units = prefix + "/share/systemd/user"
+        XCTAssertTrue(elsewhere.stderr.hasSuffix("install: the systemd user manager does not look in \(units): for the timer, systemctl --user link \(units)/feed-sync.service \(units)/feed-sync.timer\n"), elsewhere.stderr)
+        let searched = sh(#"XDG_DATA_HOME="$P/share" "$R/scripts/install" --from "$FEED_BIN" --prefix "$P""#, environment: environment, timeout: 120)
+        XCTAssertEqual(searched.status, 0, searched.stderr)
+        XCTAssertFalse(searched.stderr.contains("systemctl"), searched.stderr)
+        let service = try String(contentsOfFile: units + "/feed-sync.service", encoding: .utf8)
+        XCTAssertTrue(service.contains("\n# scripts/install writes the path of feed-sync where ExecStart names it.\n"), service)
+    }
+
     func test_userUnits_nameTheInstalledFeedSync_verifyClean_andTheServiceRunsAsTheUnitRunsIt() throws {
         let prefix = try installedPrefix()
         // Under a prefix other than /usr and /usr/local: the XDG data folder the user manager searches.

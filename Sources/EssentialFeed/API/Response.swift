@@ -34,12 +34,18 @@ public struct Response: Sendable {
         self.lastModified = lastModified
     }
 
+    /// Why a record without `status` is not a response: with an `id`, it is
+    /// one a mapper wrote (`feed-cache load | feed-map`), and needs none.
+    public static func noStatus(hasID: Bool) -> String {
+        hasID ? "not a response record: no status (a feed image or comment record: already mapped)" : "not a response record: no status"
+    }
+
     /// Reads a response record. Throws `invalid_data` naming what is wrong.
     public init(record document: JSONDocument, _ object: Int = 0) throws(ErrorRecord) {
         let url = document.member(object, "url").flatMap(document.string)
         let context = url.map { [ErrorRecord.Field("url", $0)] } ?? []
         guard let statusNode = document.member(object, "status") else {
-            throw ErrorRecord(.invalidData, "not a response record: no status", context: context)
+            throw ErrorRecord(.invalidData, Self.noStatus(hasID: document.member(object, "id") != nil), context: context)
         }
         guard let status = document.int(statusNode), (0...999).contains(status) else {
             throw ErrorRecord(.invalidData, "status is not an HTTP status code", context: context)

@@ -65,6 +65,7 @@ public struct StreamingResponseMapper {
         // The last `body_base64`, kept as text: decoded at the end, and only
         // when no `body` decides.
         var base64: Base64Member = .absent
+        var hasID = false
         while try reader.nextMember(key: &key, bounded: true) {
             switch MemberName(key) {
             case .error:
@@ -126,6 +127,9 @@ public struct StreamingResponseMapper {
                     try reader.skipValue()
                     base64 = .notString
                 }
+            case .id:
+                hasID = true
+                try reader.skipValue()
             default:
                 try reader.skipValue()
             }
@@ -152,7 +156,7 @@ public struct StreamingResponseMapper {
         // In the order of Response(record:), then of the mappers.
         guard let status, !statusInvalid else {
             discard(sink)
-            let what = statusInvalid ? "status is not an HTTP status code" : "not a response record: no status"
+            let what = statusInvalid ? "status is not an HTTP status code" : Response.noStatus(hasID: hasID)
             throw ErrorRecord(.invalidData, "\(what)", context: context(url), line: line)
         }
         // The URL as every printed record shows it: a password as `***`

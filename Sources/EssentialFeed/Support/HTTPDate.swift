@@ -57,18 +57,23 @@ public enum HTTPDate {
     /// Any of the three forms, read as words.
     static func parseWords(_ text: String) -> Int? {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map(String.init)
+        // Digits only, as many as the grammar writes (Int() took "+7" and "007").
+        func number(_ word: String, _ counts: ClosedRange<Int>) -> Int? {
+            guard counts.contains(word.utf8.count), word.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return Int(word)
+        }
         var year: Int?, month: Int?, day: Int?, clock: String?
         switch words.count {
         case 6:
-            // IMF-fixdate or RFC 850: weekday, day, month, year, time, GMT.
-            guard words[5] == "GMT", let d = Int(words[1]), let y = Int(words[3]) else { return nil }
+            // IMF-fixdate or RFC 850: weekday, day, month, year (four digits, or RFC 850's two), time, GMT.
+            guard words[5] == "GMT", let d = number(words[1], 2...2), let y = number(words[3], 2...4), words[3].utf8.count != 3 else { return nil }
             day = d
             month = months.firstIndex(of: words[2]).map { $0 + 1 }
             year = words[3].count == 2 ? (y >= 70 ? 1900 + y : 2000 + y) : y
             clock = words[4]
         case 5:
-            // asctime: weekday, month, day, time, year.
-            guard let d = Int(words[2]), let y = Int(words[4]) else { return nil }
+            // asctime: weekday, month, day (one or two digits), time, year.
+            guard let d = number(words[2], 1...2), let y = number(words[4], 4...4) else { return nil }
             day = d
             month = months.firstIndex(of: words[1]).map { $0 + 1 }
             year = y
@@ -76,10 +81,9 @@ public enum HTTPDate {
         default:
             return nil
         }
-        // Four digits at most, as the three forms write them.
-        guard let year, (0...9999).contains(year), let month, let day, let clock,
+        guard let year, let month, let day, let clock,
               (1...Timestamp.daysIn(month: month, year: year)).contains(day) else { return nil }
-        let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false).map { number(String($0), 2...2) }
         guard parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2],
               (0..<24).contains(h), (0..<60).contains(m), (0...60).contains(s) else { return nil }
         return Timestamp.daysFromCivil(year: year, month: month, day: day) * 86_400 + h * 3600 + m * 60 + s

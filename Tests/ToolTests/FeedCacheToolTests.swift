@@ -375,6 +375,24 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(run.lines, ["stamped after the input ended", "load 66"], run.stderr)
     }
 
+    /// A feed whose timestamp cannot be read is damaged for `info` as for
+    /// `load` (74): `info` said "empty", status 0, of a feed it counted
+    /// (found by the hunt), and feed-sync took it for an empty cache.
+    func test_info_ofAFeedWhoseTimestampCannotBeRead_isAStoreError_asForALoad() throws {
+        let dir = temporaryDirectory(self)
+        try (#"{"format":"essential-feed-cache","version":1,"timestamp":"2024-05-20","feed":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/a"}]}"# + "\n")
+            .write(toFile: dir + "/feed.json", atomically: true, encoding: .utf8)
+        cache("save", dir + "/feed.sqlite", stdin: Self.image2 + "\n")
+        XCTAssertEqual(sh(#"python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA ignore_check_constraints=1"); c.execute("UPDATE feed_cache SET timestamp_nanoseconds=1000000000"); c.commit()' "$S""#,
+                          environment: ["S": dir + "/feed.sqlite"]).status, 0)
+        for (store, reason) in [("feed.json", #"no valid "timestamp""#), ("feed.sqlite", "invalid timestamp")] {
+            let info = cache("info", dir + "/" + store)
+            XCTAssertEqual(info.status, 74, store)
+            XCTAssertEqual(info.stderr, "feed-cache: \(dir)/\(store): damaged feed cache: \(reason)\n")
+            XCTAssertEqual(cache("load", dir + "/" + store).status, 74, store)
+        }
+    }
+
     func test_save_withSIGHUPIgnoredAtStart_goesOnThroughAHangUp() {
         let store = temporaryDirectory(self) + "/feed.sqlite"
         let run = sh(#"trap '' HUP; { sleep 1; printf '%s\n' "$R"; } | feed-cache --store "$S" save & pid=$!; sleep 0.5; kill -HUP $pid; wait $pid; echo $?"#,

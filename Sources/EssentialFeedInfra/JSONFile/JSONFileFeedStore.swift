@@ -132,9 +132,15 @@ public final class JSONFileFeedStore: FeedStore {
         case .readable(let content): summary = content
         }
         var itemCount: Int?, timestamp: Timestamp?
-        if case .valid(let header)? = summary?.feed {
+        switch summary?.feed {
+        case .valid(let header)?:
             itemCount = header.count
             timestamp = header.timestamp
+        case .damaged(let problem)?:
+            // As for a load (`info` said "empty", status 0).
+            throw problem
+        case .absent?, nil:
+            break
         }
         return FeedStoreInfo(kind: "json", path: path, exists: true, schemaVersion: summary == nil ? nil : Self.schemaVersion,
                              fileBytes: document.size, itemCount: itemCount, timestamp: timestamp,

@@ -289,9 +289,9 @@ final class SQLiteTransaction: FeedStoreTransaction {
         try checkActive()
         let header = try connection.prepare("SELECT timestamp_seconds, timestamp_nanoseconds, (SELECT count(*) FROM feed_image) FROM feed_cache WHERE singleton = 1", "read")
         guard try header.step() else { return (nil, nil) }
-        let nanoseconds = header.int64(1)
-        let timestamp = (0..<1_000_000_000).contains(nanoseconds) ? Timestamp(seconds: header.int64(0), nanoseconds: Int32(nanoseconds)) : nil
-        return (Int(header.int64(2)), timestamp)
+        // A timestamp that cannot be read is a damaged store, as for a load
+        // (`info` said "empty", status 0, of a feed it counted).
+        return (Int(header.int64(2)), try timestamp(header.int64(0), header.int64(1)))
     }
 
     func imageDataSummary() throws(ErrorRecord) -> (Int, Int) {

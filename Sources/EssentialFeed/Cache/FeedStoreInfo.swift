@@ -38,7 +38,8 @@ public struct FeedStoreInfo: Equatable, Sendable {
 
     /// `{"store","path"?,"exists","schema_version"?,"file_bytes"?,"items","timestamp"?,
     /// "expires_at"?,"status"?,"image_data_count","image_data_bytes"}`: `items` is 0 and
-    /// there is no `timestamp` or `expires_at` when nothing is cached; `status`
+    /// there is no `timestamp` or `expires_at` when nothing is cached (nor
+    /// `expires_at` when the feed expires after year 9999); `status`
     /// (`empty`, `valid`, `expired`) only when `now` is given.
     public func write(to writer: inout JSONWriter, now: Timestamp? = nil, policy: FeedCachePolicy = FeedCachePolicy()) {
         writer.beginObject()
@@ -51,7 +52,10 @@ public struct FeedStoreInfo: Equatable, Sendable {
         writer.member("items", itemCount ?? 0)
         if let timestamp {
             writer.member("timestamp", timestamp.iso8601)
-            writer.member("expires_at", policy.expiry(of: timestamp).iso8601)
+            // Not past year 9999: no tool reads such a date back (a long
+            // --max-age wrote "expires_at":"10000-01-07T00:00:00Z").
+            let expiry = policy.expiry(of: timestamp)
+            if expiry.isWithinISO8601Years { writer.member("expires_at", expiry.iso8601) }
         }
         if let now { writer.member("status", status(at: now, policy: policy)) }
         writer.member("image_data_count", imageDataCount)

@@ -142,6 +142,10 @@ public struct Timestamp: Equatable, Comparable, Hashable, Sendable {
         return Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
     }
 
+    /// Whether `iso8601` writes a date that `init(iso8601:)` reads back (a
+    /// year of four digits: 0000 through 9999).
+    public var isWithinISO8601Years: Bool { Self.utcRange.contains(seconds) }
+
     /// The seconds of 0000-01-01T00:00:00Z through 9999-12-31T23:59:59Z.
     private static let utcRange: ClosedRange<Int64> =
         Int64(daysFromCivil(year: 0, month: 1, day: 1)) * 86_400...Int64(daysFromCivil(year: 9999, month: 12, day: 31)) * 86_400 + 86_399

@@ -207,7 +207,20 @@ public enum Signals {
         #endif
         guard descriptor >= 0 else {
             while sigwait(&set, &signal) != 0 {}
-            terminate(signal, marked: mark())
+            #if DEBUG
+            TestPause.at("FEED_TEST_PAUSE_SIGNAL_TAKEN")
+            #endif
+            let output = mark()
+            if registry.lock.withLock({ registry.handingOver }) {
+                // Sent again, for the program that follows (blocked in every
+                // thread, it stays pending through the exec); taken back if
+                // the exec fails. (A narrower window than a signalfd's: an
+                // exec between sigwait and this still loses it.)
+                kill(getpid(), signal)
+                while registry.lock.withLock({ registry.handingOver }) { usleep(1_000) }
+                while sigwait(&set, &signal) != 0 {}
+            }
+            terminate(signal, marked: output)
         }
         var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while poll(&ready, 1, -1) != 1 {}

@@ -21,11 +21,12 @@ struct CacheContext {
     var unnamed: ErrorRecord? = nil
     let wait: Double
     let policy: FeedCachePolicy
-    /// The time, read when a command needs it (after its input has ended,
-    /// and after the store's lock): read once at the start, a save that
-    /// waited on a slow pipe was stamped with the moment it started, and a
-    /// load that waited on a lock judged the feed's age then (found by the
-    /// hunt). `--now` gives the same time at every reading.
+    /// The time, read when a command needs it: once the store's lock is
+    /// held (for a save of up to 1 MiB, after its input has ended). Read
+    /// once at the start, a save that waited on a slow pipe was stamped with
+    /// the moment it started, and a load that waited on a lock judged the
+    /// feed's age then (found by the hunt). `--now` gives the same time at
+    /// every reading.
     let now: @Sendable () -> Timestamp
     /// Opens a PostgreSQL store (the executable with libpq gives it).
     let postgreSQL: FeedCacheTool.PostgreSQLStore?

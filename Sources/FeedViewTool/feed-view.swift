@@ -150,7 +150,7 @@ public enum FeedViewTool {
             guard try view.show(document, on: tool.output) else {
                 let response = RecordKind.errorKind(of: document) == nil && document.member(0, "status") != nil
                 let reason = InputLocation.prefix(line: number) + "not a feed image, image comment or error record"
-                    + (response ? ": " + FeedImage.responseNotMapped : "")
+                    + (response ? ": a response record (put feed-map, or comments-map, before this tool)" : "")
                 view.rejected(reason)
                 tool.diagnostics.error(reason)
                 tool.record(.invalidData)

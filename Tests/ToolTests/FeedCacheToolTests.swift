@@ -352,8 +352,6 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(run.out, "status 143\n", run.stderr)
     }
 
-    /// A SIGHUP ignored when the tool starts (nohup) stays ignored: the
-    /// save goes on and commits.
     /// The clock is read when it is needed, not when the tool starts: a
     /// save whose input ends late is stamped after that end, and a load that
     /// waits for another's lock judges the feed's age once it has it (read
@@ -393,6 +391,8 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// A SIGHUP ignored when the tool starts (nohup) stays ignored: the
+    /// save goes on and commits.
     func test_save_withSIGHUPIgnoredAtStart_goesOnThroughAHangUp() {
         let store = temporaryDirectory(self) + "/feed.sqlite"
         let run = sh(#"trap '' HUP; { sleep 1; printf '%s\n' "$R"; } | feed-cache --store "$S" save & pid=$!; sleep 0.5; kill -HUP $pid; wait $pid; echo $?"#,

@@ -74,13 +74,13 @@ final class MapperToolTests: XCTestCase {
         for mapper in ["feed-map", "comments-map"] {
             let run = sh(mapper, stdin: image)
             XCTAssertEqual(run.status, 65)
-            XCTAssertEqual(run.stderr, "\(mapper): stdin:1: not a response record: no status (a feed image or comment record: already mapped) (http://h/a)\n")
+            XCTAssertEqual(run.stderr, "\(mapper): stdin:1: not a response record: no status (a feed image or comment record, as a mapper writes) (http://h/a)\n")
         }
         let response = #"{"url":"http://h/v1/feed","status":200,"body":{"items":[]}}"# + "\n"
         let store = temporaryDirectory(self) + "/feed.sqlite"
         let save = sh(#"feed-cache --store "$S" save"#, stdin: response, environment: ["S": store])
         XCTAssertEqual(save.status, 65)
-        XCTAssertEqual(save.stderr, "feed-cache: stdin:1: not a feed image record: a response record (put feed-map, or comments-map, before this tool)\n")
+        XCTAssertEqual(save.stderr, "feed-cache: stdin:1: not a feed image record: a response record (put feed-map before this tool)\n")
         let view = sh("feed-view", stdin: response)
         XCTAssertEqual(view.status, 65)
         XCTAssertTrue(view.stderr.hasPrefix("feed-view: stdin:1: not a feed image, image comment or error record: a response record (put feed-map"), view.stderr)

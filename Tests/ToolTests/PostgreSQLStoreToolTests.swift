@@ -65,15 +65,24 @@ final class PostgreSQLStoreToolTests: XCTestCase {
             throw XCTSkip("the pauses are in debug builds only")
         }
         XCTAssertEqual(sh("feed-cache save", stdin: Self.feedA, environment: ["FEED_STORE": store]).status, 0)
-        let dir = temporaryDirectory(self)
-        let run = sh(#"""
-            printf '%s\n' '{"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","url":"http://h/image-2"}' > "$D/in"
-            FEED_TEST_PAUSE_BEFORE_EXEC="$D/exec" FEED_TEST_PAUSE_SIGNAL_TAKEN="$D/taken" feed-cache save < "$D/in" > /dev/null & pid=$!
-            while [ ! -e "$D/exec.ready" ]; do sleep 0.01; done
-            kill -TERM $pid; sleep 0.3; touch "$D/exec.go"; sleep 0.5; touch "$D/taken.go"; wait $pid; echo "status $?"
-            """#, environment: ["D": dir, "FEED_STORE": store], timeout: 30)
-        XCTAssertEqual(run.out, "status 143\n", run.stderr)
-        XCTAssertEqual(sh("feed-cache load", environment: ["FEED_STORE": store]).out, Self.feedA)
+        // With a signalfd, the exec goes on while the thread would hold the
+        // signal taken; without one (sigwait takes it at once), the thread
+        // goes on first, and the exec while it would be ending the process:
+        // it must send the signal again.
+        for (signalfd, first, then) in [(true, "exec", "taken"), (false, "taken", "exec")] {
+            let dir = temporaryDirectory(self)
+            let run = sh(#"""
+                printf '%s\n' '{"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","url":"http://h/image-2"}' > "$D/in"
+                FEED_TEST_PAUSE_BEFORE_EXEC="$D/exec" FEED_TEST_PAUSE_SIGNAL_TAKEN="$D/taken" FEED_TEST_PAUSE_AFTER_MARK="$D/mark" \
+                    feed-cache save < "$D/in" > /dev/null & pid=$!
+                while [ ! -e "$D/exec.ready" ]; do sleep 0.01; done
+                kill -TERM $pid; sleep 0.3; touch "$D/$FIRST.go"; sleep 0.5; touch "$D/$THEN.go"; sleep 0.5; touch "$D/mark.go"
+                wait $pid; echo "status $?"
+                """#, environment: ["D": dir, "FEED_STORE": store, "FIRST": first, "THEN": then].merging(signalfd ? [:] : ["FEED_TEST_NO_SIGNALFD": "1"]) { $1 },
+                timeout: 30)
+            XCTAssertEqual(run.out, "status 143\n", "signalfd \(signalfd): \(run.stderr)")
+            XCTAssertEqual(sh("feed-cache load", environment: ["FEED_STORE": store]).out, Self.feedA, "signalfd \(signalfd)")
+        }
     }
 
     func test_store_inFEED_STORE_orFromLibpqsVariables_savesAndLoads_andInfoNamesIt() {

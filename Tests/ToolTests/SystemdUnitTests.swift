@@ -36,6 +36,10 @@ final class SystemdUnitTests: XCTestCase {
         let searched = sh(#"XDG_DATA_HOME="$P/share" "$R/scripts/install" --from "$FEED_BIN" --prefix "$P""#, environment: environment, timeout: 120)
         XCTAssertEqual(searched.status, 0, searched.stderr)
         XCTAssertFalse(searched.stderr.contains("systemctl"), searched.stderr)
+        // ~/.local/, as completion leaves it, with HOME ending in a slash: the same folder (compared as text, it was not).
+        let local = sh(#"unset XDG_DATA_HOME; HOME="$HOME/" "$R/scripts/install" --from "$FEED_BIN" --prefix "$HOME/.local/""#, environment: environment, timeout: 120)
+        XCTAssertEqual(local.status, 0, local.stderr)
+        XCTAssertFalse(local.stderr.contains("systemctl"), local.stderr)
         let service = try String(contentsOfFile: units + "/feed-sync.service", encoding: .utf8)
         XCTAssertTrue(service.contains("\n# scripts/install writes the path of feed-sync where ExecStart names it.\n"), service)
     }

@@ -35,9 +35,9 @@ public struct Response: Sendable {
     }
 
     /// Why a record without `status` is not a response: with an `id`, it is
-    /// one a mapper wrote (`feed-cache load | feed-map`), and needs none.
+    /// one a mapper writes (`feed-cache load | feed-map`).
     public static func noStatus(hasID: Bool) -> String {
-        hasID ? "not a response record: no status (a feed image or comment record: already mapped)" : "not a response record: no status"
+        hasID ? "not a response record: no status (a feed image or comment record, as a mapper writes)" : "not a response record: no status"
     }
 
     /// Reads a response record. Throws `invalid_data` naming what is wrong.

@@ -1,8 +1,8 @@
 /// Reading a feed image record back: `{"id","description"?,"location"?,"url"}`.
 extension FeedImage {
-    /// Why a response record (one with a `status`) is not taken where
-    /// mapped records are: what it is, and what to put before the tool.
-    public static let responseNotMapped = "a response record (put feed-map, or comments-map, before this tool)"
+    /// Why a response record (one with a `status`) is not taken where feed
+    /// image records are: what it is, and what to put before the tool.
+    public static let responseNotMapped = "a response record (put feed-map before this tool)"
 
     /// Reads the feed image record at `object`. Throws `invalid_data` naming the field.
     public init(record document: JSONDocument, _ object: Int = 0) throws(ErrorRecord) {

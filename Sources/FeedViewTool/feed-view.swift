@@ -48,7 +48,8 @@ public enum FeedViewTool {
                               the terminal on standard output, else on standard
                               error, else $COLUMNS, else 80)
               --color WHEN    text: auto (default: when standard output is a
-                              terminal and NO_COLOR is unset), always or never
+                              terminal, TERM is not dumb and NO_COLOR is
+                              unset), always or never
               --inline-limit BYTES
                               html: the most bytes of image data shown inline
                               (default 524288; 0: every image from its URL)
@@ -84,7 +85,8 @@ public enum FeedViewTool {
         switch arguments.value("--color") ?? "auto" {
         case "always": color = true
         case "never": color = false
-        case "auto": color = Descriptor.isTerminal(1) && (tool.environment["NO_COLOR"] ?? "").isEmpty
+        // A dumb terminal (TERM=dumb: an editor's shell, some logs) shows escapes as text.
+        case "auto": color = Descriptor.isTerminal(1) && (tool.environment["NO_COLOR"] ?? "").isEmpty && tool.environment["TERM"] != "dumb"
         default: tool.usageError("--color takes auto, always or never")
         }
         let now: Timestamp
@@ -125,7 +127,7 @@ public enum FeedViewTool {
 
         tool.confine(.base(environment: tool.environment))
         tool.refuseTerminalInput()
-        let spinner = Descriptor.isTerminal(2) ? Spinner(text: Localized.string(.loading, locale: locale)) : nil
+        let spinner = Descriptor.isTerminal(2) && tool.environment["TERM"] != "dumb" ? Spinner(text: Localized.string(.loading, locale: locale)) : nil
         spinner?.start()
         if let spinner { Signals.onInterrupt { spinner.stop() } }
         let view: any RecordView

@@ -48,6 +48,26 @@ final class FeedViewToolTests: XCTestCase {
         XCTAssertEqual(Set(turns.map { $0.prefix(1) }), ["|", "/", "-", "\\"], "it turns")
         XCTAssertTrue(out[erased.upperBound...].hasPrefix("My Feed"), out.debugDescription)
         XCTAssertFalse(out[erased.upperBound...].contains("Loading"), "nothing drawn after it is erased")
+        // Each frame leaves the cursor at the line's start, for another tool's message to cover.
+        XCTAssertEqual(out[..<erased.lowerBound].components(separatedBy: "Loading…").dropFirst().filter { !$0.hasPrefix("\r") }, [], out.debugDescription)
+    }
+
+    /// A job in the background draws nothing on the terminal (it drew over
+    /// the user's command line, and erased what they typed: found by the
+    /// hunt), and a dumb terminal gets neither the indicator nor colour.
+    func test_view_inTheBackgroundOrOnADumbTerminal_drawsNoIndicator() throws {
+        guard sh("command -v script").status == 0 else { throw XCTSkip("script (util-linux) is not installed") }
+        let directory = temporaryDirectory(self)
+        try feed.write(toFile: directory + "/feed", atomically: false, encoding: .utf8)
+        try #"set -m; (sleep 1; cat "$D/feed") | feed-view --width 80 > /dev/null & wait; echo "status $?""#.write(toFile: directory + "/background", atomically: false, encoding: .utf8)
+        let background = sh(#"script -qec "bash \"$D/background\"" /dev/null"#, environment: env.merging(["D": directory]) { $1 })
+        XCTAssertTrue(background.out.hasSuffix("status 0\r\n"), background.out.debugDescription)
+        XCTAssertFalse(background.out.contains("Loading"), background.out.debugDescription)
+        try #"(sleep 1; cat "$D/feed") | feed-view --width 80; echo "status $?""#.write(toFile: directory + "/dumb", atomically: false, encoding: .utf8)
+        let dumb = sh(#"script -qec "sh \"$D/dumb\"" /dev/null"#, environment: env.merging(["D": directory, "TERM": "dumb", "NO_COLOR": ""]) { $1 })
+        XCTAssertTrue(dumb.out.hasSuffix("status 0\r\n"), dumb.out.debugDescription)
+        XCTAssertFalse(dumb.out.contains("Loading") || dumb.out.contains("\u{1B}"), dumb.out.debugDescription)
+        XCTAssertTrue(dumb.out.contains("My Feed"), dumb.out.debugDescription)
     }
 
     func test_view_wrapsToANarrowWidth() {

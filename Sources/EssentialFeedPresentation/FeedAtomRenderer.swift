@@ -72,7 +72,7 @@ public struct FeedAtomRenderer {
             if kind == nil { kind = .feed }
             // An entry changes when its image first came into the cache, not at each save.
             let updated = dated(image.firstCachedAt ?? image.cachedAt)
-            let shown = Secrets.redact(image.url)
+            let shown = Secrets.redactURL(image.url)
             // Links only to http and https: any other scheme (javascript:,
             // data:, …) leaves them out, and the entry keeps its text. Nor
             // to a URL with a password, shown as ***: a reader would send
@@ -139,7 +139,7 @@ public struct FeedAtomRenderer {
     public func head() -> String {
         let kind = kind ?? .feed
         let title = Localized.string(kind == .feed ? .feedTitle : .commentsTitle, locale: options.locale)
-        let selfLink = options.selfLink.map { MarkupText.xml(Secrets.redact($0)) }
+        let selfLink = options.selfLink.map { MarkupText.xml(Secrets.redactURL($0)) }
         var out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
         out += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"\(options.locale.language)\">\n"
         out += "<id>\(selfLink ?? Self.defaultID)</id>\n"

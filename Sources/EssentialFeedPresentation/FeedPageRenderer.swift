@@ -118,7 +118,7 @@ public struct FeedPageRenderer {
         // with it shown as *** would be asked for with that as the password.
         let url = image.url
         let scheme = url.prefix(while: { $0 != ":" }).lowercased()
-        guard scheme == "http" || scheme == "https", Secrets.redact(url) == url else {
+        guard scheme == "http" || scheme == "https", Secrets.redactURL(url) == url else {
             return "<div class=\"frame placeholder\" role=\"img\" aria-label=\"\(alt)\"></div>\n"
         }
         return "<div class=\"frame placeholder\"><img src=\"\(MarkupText.html(MarkupText.iri(url)))\" alt=\"\(alt)\" loading=\"lazy\" decoding=\"async\"></div>\n"

@@ -69,7 +69,7 @@ public struct FeedViewRenderer {
             var out = title(options.kind ?? .feed)
             if let location = image.location { out += wrap(visible(location), indent: "  ", style: accent) }
             if let description = image.description { out += wrap(visible(description, multiline: true), indent: "  ") }
-            out += "  " + dim(Secrets.redact(visible(image.url))) + "\n\n"
+            out += "  " + dim(visible(Secrets.redactURL(image.url))) + "\n\n"
             return out
         }
     }

@@ -2,6 +2,17 @@ import XCTest
 import EssentialFeed
 
 final class SecretsTests: XCTestCase {
+    /// One URL (a record's `url`): a blank or a control character in its
+    /// user-info is part of it, as it is not in a message (a password with
+    /// a tab was shown whole by feed-view: found by the hunt).
+    func test_redactURL_masksAPasswordHoldingBlanksOrControlCharacters() {
+        for byte in ["\t", "\n", " ", "\u{7F}", "\u{1B}"] {
+            XCTAssertEqual(Secrets.redactURL("http://u:sec\(byte)ret@h/x"), "http://u:***@h/x", byte.debugDescription)
+        }
+        XCTAssertEqual(Secrets.redactURL("http://h/a b@c"), "http://h/a b@c", "an @ past the authority")
+        XCTAssertEqual(Secrets.redact("see http://h/x and a:b@c"), "see http://h/x and a:b@c", "a message: a blank ends the URL")
+    }
+
     func test_redact_showsThePasswordOfAURLAsStars() {
         XCTAssertEqual(Secrets.redact("http://alice:secret@host/v1/feed"), "http://alice:***@host/v1/feed")
         XCTAssertEqual(Secrets.redact("https://alice:secret@host:8443"), "https://alice:***@host:8443")

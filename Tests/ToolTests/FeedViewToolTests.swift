@@ -52,6 +52,21 @@ final class FeedViewToolTests: XCTestCase {
         XCTAssertEqual(out[..<erased.lowerBound].components(separatedBy: "Loading…").dropFirst().filter { !$0.hasPrefix("\r") }, [], out.debugDescription)
     }
 
+    /// A URL whose password holds a tab or a line break: the text shows it
+    /// as `***`, and neither the page nor the Atom feed writes or loads it
+    /// (the text showed it whole, and the page loaded it: found by the hunt).
+    func test_view_aPasswordHoldingAControlCharacter_isNeverShownNorLoaded() {
+        for byte in ["\\t", "\\n"] {
+            let record = #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://u:sec"# + byte + #"ret@h/x.png"}"# + "\n"
+            let text = sh("feed-view --width 80", stdin: record, environment: env)
+            XCTAssertTrue(text.out.contains("http://u:***@h/x.png"), text.out)
+            for format in ["html", "atom"] {
+                let out = sh("feed-view --format \(format)", stdin: record, environment: env).out
+                XCTAssertFalse(out.contains("ret@h"), "\(format): \(out)")
+            }
+        }
+    }
+
     /// A job in the background draws nothing on the terminal (it drew over
     /// the user's command line, and erased what they typed: found by the
     /// hunt), and a dumb terminal gets neither the indicator nor colour.

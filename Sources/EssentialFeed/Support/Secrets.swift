@@ -12,13 +12,23 @@ public enum Secrets {
     /// whole URL, or a message that names URLs. Text without `@` is
     /// returned as it is, without a copy of its bytes being made.
     public static func redact(_ text: String) -> String {
-        redact(text, inJSON: false)
+        redact(text, in: .message)
     }
 
-    /// `redact`, for text that is either a message or a URL (`inJSON`
-    /// false), or a record's line as it is written (`inJSON`: there a `"`
-    /// always ends a string, and so a URL).
-    private static func redact(_ text: String, inJSON: Bool) -> String {
+    /// `redact` for text that is one URL, whatever it holds (a record's
+    /// `url`): a blank or a control character is part of its user-info, not
+    /// its end as in a message (a password with a tab was shown whole by
+    /// the view, and loaded by the web page: found by the hunt).
+    public static func redactURL(_ url: String) -> String {
+        redact(url, in: .url)
+    }
+
+    /// What the text `redact` masks is: a message or a URL (`message`: a
+    /// blank ends a URL), a record's line as it is written (`json`: a `"`
+    /// too), or one URL (`url`: only the authority's own ends end it).
+    private enum Context { case message, json, url }
+
+    private static func redact(_ text: String, in context: Context) -> String {
         guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
@@ -36,7 +46,7 @@ public enum Secrets {
             let start = i + 3
             var end = start
             // Up to what ends an authority, or the next URL's "://".
-            while end < bytes.count, !endsAuthority(bytes[end], inJSON: inJSON),
+            while end < bytes.count, !endsAuthority(bytes[end], in: context),
                   !(bytes[end] == UInt8(ascii: ":") && end + 2 < bytes.count && bytes[end + 1] == UInt8(ascii: "/") && bytes[end + 2] == UInt8(ascii: "/")) { end += 1 }
             let authority = bytes[start..<end]
             if let at = authority.lastIndex(of: UInt8(ascii: "@")),
@@ -95,7 +105,7 @@ public enum Secrets {
             return changed ? writer.bytes[...] : line
         }
         guard line.contains(UInt8(ascii: "@")) else { return line }
-        return ArraySlice(redact(String(decoding: line, as: UTF8.self), inJSON: true).utf8)
+        return ArraySlice(redact(String(decoding: line, as: UTF8.self), in: .json).utf8)
     }
 
     /// Whether `text` names a URL whose user-info holds a password.
@@ -113,14 +123,14 @@ public enum Secrets {
     /// URL in a message quoted with any of them still has its password
     /// hidden: the last `@` before the path is the user information's;
     /// text after the URL up to a blank that holds an `@` is hidden too.
-    private static func endsAuthority(_ byte: UInt8, inJSON: Bool) -> Bool {
+    private static func endsAuthority(_ byte: UInt8, in context: Context) -> Bool {
         switch byte {
         case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
             return true
         case UInt8(ascii: "\""):
-            return inJSON
+            return context == .json
         default:
-            return byte <= 0x20 || byte == 0x7F
+            return context != .url && (byte <= 0x20 || byte == 0x7F)
         }
     }
 }

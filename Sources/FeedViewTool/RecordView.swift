@@ -19,9 +19,28 @@ extension RecordView {
 
 /// The text on a terminal (the default format).
 final class TextView: RecordView {
-    private var renderer: FeedViewRenderer
+    private var options: FeedViewRenderer.Options
+    /// The terminal's width, when it sets the width: asked when the first
+    /// record comes, not at the start (a terminal resized while the input
+    /// was awaited got lines of its old width: found by the hunt).
+    private var terminalWidth: (() -> Int?)?
+    private var made: FeedViewRenderer?
 
-    init(_ renderer: FeedViewRenderer) { self.renderer = renderer }
+    init(_ options: FeedViewRenderer.Options, terminalWidth: (() -> Int?)?) {
+        self.options = options
+        self.terminalWidth = terminalWidth
+    }
+
+    private var renderer: FeedViewRenderer {
+        get {
+            if let made { return made }
+            if let width = terminalWidth?() { options.width = max(20, width) }
+            let renderer = FeedViewRenderer(options: options)
+            made = renderer
+            return renderer
+        }
+        set { made = newValue }
+    }
 
     func show(_ document: JSONDocument, on output: Output) -> Bool {
         guard let text = renderer.render(document) else { return false }

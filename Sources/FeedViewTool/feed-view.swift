@@ -91,12 +91,14 @@ public enum FeedViewTool {
         }
         let now: Timestamp
         var width = 80
+        var terminalWidth: (() -> Int?)?
         do {
             now = try Clock.now(option: arguments.value("--now"))
             if let w = try arguments.integer("--width", in: 20...1000) {
                 width = w
             } else if let w = Terminal.columns(1) ?? Terminal.columns(2) {
                 width = max(20, w)
+                terminalWidth = { Terminal.columns(1) ?? Terminal.columns(2) }
             } else if let w = tool.environment["COLUMNS"].flatMap({ Int($0) }), w >= 20 {
                 width = w
             }
@@ -140,7 +142,7 @@ public enum FeedViewTool {
             view = AtomView(FeedAtomRenderer(options: options), spool: Spool(name: "feed-view", environment: tool.environment, memoryLimit: 1 << 20),
                             report: { tool.diagnostics.error($0) })
         default:
-            view = TextView(FeedViewRenderer(options: .init(locale: locale, width: width, color: color, kind: kind, now: now)))
+            view = TextView(.init(locale: locale, width: width, color: color, kind: kind, now: now), terminalWidth: terminalWidth)
         }
 
         tool.forEachLine { line, number, truncated in

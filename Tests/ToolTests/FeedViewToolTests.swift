@@ -67,6 +67,20 @@ final class FeedViewToolTests: XCTestCase {
         }
     }
 
+    /// The terminal's width is the one it has when the records come: a
+    /// terminal made narrower while the input was awaited got lines of its
+    /// old width (found by the hunt).
+    func test_view_onATerminalResizedWhileTheInputIsAwaited_wrapsToItsNewWidth() throws {
+        guard sh("command -v script").status == 0 else { throw XCTSkip("script (util-linux) is not installed") }
+        let directory = temporaryDirectory(self)
+        try feed.write(toFile: directory + "/feed", atomically: false, encoding: .utf8)
+        try #"stty cols 80; (sleep 0.4; stty cols 30; sleep 0.6; cat "$D/feed") | feed-view 2> /dev/null"#.write(toFile: directory + "/run", atomically: false, encoding: .utf8)
+        let run = sh(#"script -qec "sh \"$D/run\"" /dev/null"#, environment: env.merging(["D": directory, "NO_COLOR": "1"]) { $1 })
+        let lines = run.out.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n")
+        XCTAssertTrue(lines.contains("  a description that is long"), run.out.debugDescription)
+        XCTAssertEqual(lines.filter { $0.count > 30 && !$0.contains("http") }, [], run.out.debugDescription)
+    }
+
     /// A job in the background draws nothing on the terminal (it drew over
     /// the user's command line, and erased what they typed: found by the
     /// hunt), and a dumb terminal gets neither the indicator nor colour.

@@ -28,7 +28,7 @@ final class SystemdUnitTests: XCTestCase {
     func test_install_underAPrefixTheUserManagerDoesNotSearch_saysHowToLinkTheUnits() throws {
         let directory = temporaryDirectory(self)
         let prefix = directory + "/p"
-        let environment = ["R": DocumentedRecipeTests.root.path, "FEED_BIN": Products.directory, "P": prefix, "HOME": directory]
+        let environment = ["R": DocumentedRecipeTests.root.path, "FEED_BIN": Self.installable.path, "P": prefix, "HOME": directory]
         let elsewhere = sh(#"unset XDG_DATA_HOME XDG_DATA_DIRS; "$R/scripts/install" --from "$FEED_BIN" --prefix "$P""#, environment: environment, timeout: 120)
         XCTAssertEqual(elsewhere.status, 0, elsewhere.stderr)
         let units = prefix + "/share/systemd/user"

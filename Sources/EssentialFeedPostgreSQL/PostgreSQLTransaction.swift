@@ -72,7 +72,10 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
 
     private func timestamp(_ result: PostgreSQLResult) throws(ErrorRecord) -> Timestamp {
         guard let seconds = result.text(0, 0).flatMap({ Int64($0) }), let nanoseconds = result.text(0, 1).flatMap({ Int32($0) }),
-              (0..<1_000_000_000).contains(nanoseconds) else { throw damaged("invalid timestamp") }
+              (0..<1_000_000_000).contains(nanoseconds), Timestamp(seconds: seconds, nanoseconds: 0).isWithinISO8601Years else {
+            // Years 0 to 9999 only, as in the other stores: no tool reads another back.
+            throw damaged("invalid timestamp")
+        }
         return Timestamp(seconds: seconds, nanoseconds: nanoseconds)
     }
 

@@ -225,9 +225,11 @@ public enum FeedFetchTool {
                         diagnostics.debug(InputLocation.prefix(line: number) + "if_none_match is not an entity tag: not sent (\(Secrets.redact(url)))")
                         ifNoneMatch = nil
                     }
-                    if let text = ifModifiedSince, HTTPValidators.httpDate(text) == nil {
-                        diagnostics.debug(InputLocation.prefix(line: number) + "if_modified_since is not an HTTP date: not sent (\(Secrets.redact(url)))")
-                        ifModifiedSince = nil
+                    if let text = ifModifiedSince {
+                        ifModifiedSince = HTTPValidators.httpDate(text)
+                        if ifModifiedSince == nil {
+                            diagnostics.debug(InputLocation.prefix(line: number) + "if_modified_since is not an HTTP date: not sent (\(Secrets.redact(url)))")
+                        }
                     }
                     fetcher.fetch(HTTPRequest(url, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince))
                 } else {

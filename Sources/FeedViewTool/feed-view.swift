@@ -30,8 +30,9 @@ public enum FeedViewTool {
             localized connection error ("Couldn't connect to server") and gives
             its exit status. Control characters in records (escape sequences
             among them) are shown as U+FFFD, never sent to the terminal. While
-            nothing has arrived and standard error is a terminal, a loading
-            indicator shows there.
+            nothing has arrived and standard error is a terminal (TERM not
+            dumb), a loading indicator shows there while the job is in the
+            terminal's foreground.
 
             With --format html it writes one self-contained HTML page instead,
             light and dark, each image shown from its cached data

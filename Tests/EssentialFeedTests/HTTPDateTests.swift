@@ -23,7 +23,7 @@ final class HTTPDateTests: XCTestCase {
                      // Years past four digits, from a server: once an overflow (SIGILL) in the days' arithmetic.
                      "Sun, 06 Nov 99999999999999999 08:49:37 GMT", "Sun Nov  6 08:49:37 300000000000", "Sun, 06 Nov 10000 08:49:37 GMT",
                      // Signs, and fewer digits than the grammar's (found by the hunt: kept, and sent back as If-Modified-Since).
-                     "Sun, +6 Nov 1994 08:49:+7 GMT", "Sun,6 Nov +1994 8:+9:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
+                     "Sun, +6 Nov 1994 08:49:+7 GMT", "Sun,6 Nov +1994 8:+9:37 GMT", "Sun, 006 Nov 1994 08:49:37 GMT",
                      "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 06 Nov 994 08:49:37 GMT", "Sun Nov +6 08:49:37 1994", "Sun Nov  6 08:49:37 +994"] {
             XCTAssertNil(HTTPDate.parse(text), text)
         }

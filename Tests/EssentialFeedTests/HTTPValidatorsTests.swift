@@ -20,8 +20,11 @@ final class HTTPValidatorsTests: XCTestCase {
 
     func test_httpDate_takesTheThreeForms_andRefusesControlsAndOtherText() {
         XCTAssertEqual(HTTPValidators.httpDate("Sun, 06 Nov 1994 08:49:37 GMT"), "Sun, 06 Nov 1994 08:49:37 GMT")
-        XCTAssertEqual(HTTPValidators.httpDate("Sunday, 06-Nov-94 08:49:37 GMT"), "Sunday, 06-Nov-94 08:49:37 GMT")
-        XCTAssertEqual(HTTPValidators.httpDate("Sun Nov  6 08:49:37 1994"), "Sun Nov  6 08:49:37 1994")
+        // The obsolete forms, and what is read leniently, as IMF-fixdate: what goes back to a server is a sender's form.
+        XCTAssertEqual(HTTPValidators.httpDate("Sunday, 06-Nov-94 08:49:37 GMT"), "Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(HTTPValidators.httpDate("Sun Nov  6 08:49:37 1994"), "Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(HTTPValidators.httpDate("Sun,,,06---Nov,1994,08:49:37,GMT"), "Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(HTTPValidators.httpDate("Tue, 3 Jun 2008 11:05:30 GMT"), "Tue, 03 Jun 2008 11:05:30 GMT")
         for text in ["Sun, 06 Nov 1994 08:49:37 GMT\r\nX: 1", "Sun, 06 Nov 1994\r08:49:37 GMT", "yesterday", "", "Sun, 06 Nov 1994 08:49:37 GMT\u{0}"] {
             XCTAssertNil(HTTPValidators.httpDate(text), text.debugDescription)
         }

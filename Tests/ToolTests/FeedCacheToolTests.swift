@@ -380,15 +380,32 @@ final class FeedCacheToolTests: XCTestCase {
         let dir = temporaryDirectory(self)
         try (#"{"format":"essential-feed-cache","version":1,"timestamp":"2024-05-20","feed":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"http://h/a"}]}"# + "\n")
             .write(toFile: dir + "/feed.json", atomically: true, encoding: .utf8)
-        cache("save", dir + "/feed.sqlite", stdin: Self.image2 + "\n")
-        XCTAssertEqual(sh(#"python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA ignore_check_constraints=1"); c.execute("UPDATE feed_cache SET timestamp_nanoseconds=1000000000"); c.commit()' "$S""#,
-                          environment: ["S": dir + "/feed.sqlite"]).status, 0)
-        for (store, reason) in [("feed.json", #"no valid "timestamp""#), ("feed.sqlite", "invalid timestamp")] {
+        // A fraction past a second; a year past 9999, which no tool reads back (found in review).
+        for (store, set) in [("feed.sqlite", "timestamp_nanoseconds=1000000000"), ("far.sqlite", "timestamp_seconds=9223372036854775000")] {
+            cache("save", dir + "/" + store, stdin: Self.image2 + "\n")
+            XCTAssertEqual(sh(#"python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA ignore_check_constraints=1"); c.execute("UPDATE feed_cache SET " + sys.argv[2]); c.commit()' "$S" "$SET""#,
+                              environment: ["S": dir + "/" + store, "SET": set]).status, 0)
+        }
+        for (store, reason) in [("feed.json", #"no valid "timestamp""#), ("feed.sqlite", "invalid timestamp"), ("far.sqlite", "invalid timestamp")] {
             let info = cache("info", dir + "/" + store)
             XCTAssertEqual(info.status, 74, store)
             XCTAssertEqual(info.stderr, "feed-cache: \(dir)/\(store): damaged feed cache: \(reason)\n")
             XCTAssertEqual(cache("load", dir + "/" + store).status, 74, store)
         }
+    }
+
+    /// Image data is stored under its URL with the password masked, read
+    /// as one URL: a password holding a blank was stored as it came, and
+    /// the URL as shown (`***`) found nothing (found in review).
+    func test_saveImages_aPasswordHoldingABlank_isNotStored_andTheURLAsShownFindsTheData() throws {
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        cache("save", store, stdin: feedA)
+        let saved = cache("save-images", store, stdin: #"{"url":"http://u:p w@x/b.png","status":200,"body_base64":"aGk="}"# + "\n")
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        XCTAssertFalse(try Data(contentsOf: URL(fileURLWithPath: store)).range(of: Data("p w@".utf8)) != nil, "the password is in the store")
+        let shown = cache("image 'http://u:***@x/b.png'", store)
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertEqual(shown.out, "hi")
     }
 
     /// A SIGHUP ignored when the tool starts (nohup) stays ignored: the

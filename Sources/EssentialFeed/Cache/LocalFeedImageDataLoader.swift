@@ -11,8 +11,10 @@ public struct LocalFeedImageDataLoader {
         self.store = store
     }
 
-    /// What image data for `url` is stored under.
-    public static func key(_ url: String) -> String { Secrets.redact(url) }
+    /// What image data for `url` is stored under: the URL with its password
+    /// masked, as one URL (read as a message, a password with a blank was
+    /// stored as it came: found in review).
+    public static func key(_ url: String) -> String { Secrets.redactURL(url) }
 
     /// Stores `data` for `url`, replacing what was stored for it.
     public func save(_ data: [UInt8], for url: String) throws(ErrorRecord) {

@@ -65,8 +65,10 @@ public enum HTTPDate {
         var year: Int?, month: Int?, day: Int?, clock: String?
         switch words.count {
         case 6:
-            // IMF-fixdate or RFC 850: weekday, day, month, year (four digits, or RFC 850's two), time, GMT.
-            guard words[5] == "GMT", let d = number(words[1], 2...2), let y = number(words[3], 2...4), words[3].utf8.count != 3 else { return nil }
+            // IMF-fixdate or RFC 850: weekday, day (two digits; one, as RFC
+            // 5322 and Java's RFC 1123 writer have it), month, year (four
+            // digits, or RFC 850's two), time, GMT.
+            guard words[5] == "GMT", let d = number(words[1], 1...2), let y = number(words[3], 2...4), words[3].utf8.count != 3 else { return nil }
             day = d
             month = months.firstIndex(of: words[2]).map { $0 + 1 }
             year = words[3].count == 2 ? (y >= 70 ? 1900 + y : 2000 + y) : y

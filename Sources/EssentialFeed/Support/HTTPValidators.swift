@@ -34,9 +34,11 @@ public enum HTTPValidators {
         return opaque(a) == opaque(b)
     }
 
-    /// `text` when it is an HTTP date in one of its three forms (see
-    /// `HTTPDate.parse`), printable ASCII only, blanks around it dropped;
-    /// else nil.
+    /// The date `text` holds, as IMF-fixdate (the form a sender must write,
+    /// RFC 9110 5.6.7), when it is an HTTP date in one of its three forms
+    /// (see `HTTPDate.parse`), printable ASCII only; else nil. Kept as
+    /// written, a date read leniently went back to the server as it came
+    /// (found in review).
     public static func httpDate(_ text: String) -> String? {
         var text = text
         return text.withUTF8 { httpDate(bytes: UnsafeRawBufferPointer($0)) }
@@ -46,8 +48,7 @@ public enum HTTPValidators {
     public static func httpDate(bytes: UnsafeRawBufferPointer) -> String? {
         let bytes = trimmed(bytes)
         guard bytes.count <= 64, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        let value = String(decoding: bytes, as: UTF8.self)
-        return HTTPDate.parse(value) == nil ? nil : value
+        return HTTPDate.parse(String(decoding: bytes, as: UTF8.self)).map(HTTPDate.format)
     }
 
     /// `bytes` without spaces and tabs at either end.

@@ -109,7 +109,10 @@ final class SQLiteTransaction: FeedStoreTransaction {
     }
 
     private func timestamp(_ seconds: Int64, _ nanoseconds: Int64) throws(ErrorRecord) -> Timestamp {
-        guard (0..<1_000_000_000).contains(nanoseconds) else { throw damaged("invalid timestamp") }
+        // Years 0 to 9999 only: no tool reads another back (found in review).
+        guard (0..<1_000_000_000).contains(nanoseconds), Timestamp(seconds: seconds, nanoseconds: 0).isWithinISO8601Years else {
+            throw damaged("invalid timestamp")
+        }
         return Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
     }
 

@@ -25,6 +25,10 @@ final class HTTPValidatorsTests: XCTestCase {
         XCTAssertEqual(HTTPValidators.httpDate("Sun Nov  6 08:49:37 1994"), "Sun, 06 Nov 1994 08:49:37 GMT")
         XCTAssertEqual(HTTPValidators.httpDate("Sun,,,06---Nov,1994,08:49:37,GMT"), "Sun, 06 Nov 1994 08:49:37 GMT")
         XCTAssertEqual(HTTPValidators.httpDate("Tue, 3 Jun 2008 11:05:30 GMT"), "Tue, 03 Jun 2008 11:05:30 GMT")
+        // Years before 1000 keep their four digits (Go's zero time is year 1).
+        for date in ["Mon, 01 Jan 0001 00:00:00 GMT", "Sun, 06 Nov 0050 08:49:37 GMT", "Sat, 06 Nov 0100 08:49:37 GMT"] {
+            XCTAssertEqual(HTTPValidators.httpDate(date), date)
+        }
         for text in ["Sun, 06 Nov 1994 08:49:37 GMT\r\nX: 1", "Sun, 06 Nov 1994\r08:49:37 GMT", "yesterday", "", "Sun, 06 Nov 1994 08:49:37 GMT\u{0}"] {
             XCTAssertNil(HTTPValidators.httpDate(text), text.debugDescription)
         }

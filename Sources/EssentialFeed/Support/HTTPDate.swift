@@ -14,7 +14,10 @@ public enum HTTPDate {
         let (year, month, date) = Timestamp.civilFromDays(day)
         let weekday = ((day % 7) + 7 + 4) % 7  // 1970-01-01 was a Thursday
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[weekday]), \(two(date)) \(months[month - 1]) \(year) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+        // Four digits, as the grammar writes a year (year 1 written "1" was
+        // no date, and year 50 read back as 2050: found in review).
+        let yearText = (0..<1000).contains(year) ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+        return "\(days[weekday]), \(two(date)) \(months[month - 1]) \(yearText) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
     }
 
     /// The seconds since 1970-01-01 UTC of an HTTP date, or nil when `text`

@@ -29,6 +29,9 @@ final class HTTPValidatorsTests: XCTestCase {
         for date in ["Mon, 01 Jan 0001 00:00:00 GMT", "Sun, 06 Nov 0050 08:49:37 GMT", "Sat, 06 Nov 0100 08:49:37 GMT"] {
             XCTAssertEqual(HTTPValidators.httpDate(date), date)
         }
+        // The fixed layout with a wrong weekday, or another case, is written anew.
+        XCTAssertEqual(HTTPValidators.httpDate("Mon, 06 Nov 1994 08:49:37 GMT"), "Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(HTTPValidators.httpDate("SUN, 06 Nov 1994 08:49:37 GMT"), "Sun, 06 Nov 1994 08:49:37 GMT")
         for text in ["Sun, 06 Nov 1994 08:49:37 GMT\r\nX: 1", "Sun, 06 Nov 1994\r08:49:37 GMT", "yesterday", "", "Sun, 06 Nov 1994 08:49:37 GMT\u{0}"] {
             XCTAssertNil(HTTPValidators.httpDate(text), text.debugDescription)
         }

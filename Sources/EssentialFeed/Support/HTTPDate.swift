@@ -57,6 +57,17 @@ public enum HTTPDate {
 
     private static let monthBytes = months.map { Array($0.utf8) }
 
+    /// Whether `text` is `seconds` written as `format` writes it: the
+    /// IMF-fixdate layout, read from its places, and the right weekday.
+    static func isIMFFixdate(_ text: String, of seconds: Int) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard case .some(.some(seconds)) = parseIMFFixdate(bytes) else { return false }
+            let day = Int(Timestamp.dayAndSecond(Int64(seconds)).day)
+            return bytes.prefix(3).elementsEqual(days[((day % 7) + 7 + 4) % 7].utf8)
+        }
+    }
+
     /// Any of the three forms, read as words.
     static func parseWords(_ text: String) -> Int? {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map(String.init)

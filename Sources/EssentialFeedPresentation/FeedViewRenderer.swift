@@ -79,34 +79,44 @@ public struct FeedViewRenderer {
         titled ? "" : title(options.kind ?? .feed)
     }
 
-    /// Word-wraps `text` to the width, each line indented; words longer than
-    /// a line are cut, each character counted once (a word of megabytes
-    /// from a server took minutes when the rest was counted at each cut).
-    /// Line breaks in the text are kept.
+    /// Word-wraps `text` to the width, each line indented, in the columns a
+    /// terminal gives each character (`TerminalText.columns`: a Japanese
+    /// description counted in characters ran to twice the width); words
+    /// longer than a line are cut, each character counted once (a word of
+    /// megabytes from a server took minutes when the rest was counted at
+    /// each cut). Line breaks in the text are kept.
     func wrap(_ text: String, indent: String, style: ((String) -> String)? = nil) -> String {
-        let room = max(10, options.width - indent.count)
+        let room = max(10, options.width - TerminalText.columns(indent))
         var out = ""
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
+            var used = 0
             func flush() {
                 out += indent + (style?(line) ?? line) + "\n"
                 line = ""
+                used = 0
             }
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-                var word = Substring(word)
-                while let cut = word.index(word.startIndex, offsetBy: room, limitedBy: word.endIndex), cut < word.endIndex {
+                let columns = TerminalText.columns(word)
+                if columns > room {
+                    // Cut where the next character would not fit; what is left starts a line.
                     if !line.isEmpty { flush() }
-                    line = String(word[..<cut])
-                    flush()
-                    word = word[cut...]
-                }
-                if line.isEmpty {
+                    for character in word {
+                        let width = TerminalText.columns(character)
+                        if used + width > room { flush() }
+                        line.append(character)
+                        used += width
+                    }
+                } else if line.isEmpty {
                     line = String(word)
-                } else if line.count + 1 + word.count <= room {
+                    used = columns
+                } else if used + 1 + columns <= room {
                     line += " " + word
+                    used += 1 + columns
                 } else {
                     flush()
                     line = String(word)
+                    used = columns
                 }
             }
             flush()

@@ -41,4 +41,47 @@ public enum TerminalText {
         default: false
         }
     }
+
+    /// How many columns a terminal gives `character`: two for an East Asian
+    /// wide or fullwidth character (ideographs, kana, Hangul syllables,
+    /// fullwidth forms) and an emoji shown as one, none for a mark or format
+    /// character standing alone, one for the rest. A character is a
+    /// grapheme cluster: its base decides, and a mark on it adds nothing.
+    public static func columns(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let base = scalars.first else { return 0 }
+        let value = base.value
+        // A text-style emoji asked to show as an emoji (U+FE0F) is drawn wide: ❤️, 1️⃣.
+        if scalars.contains("\u{FE0F}"), base.properties.isEmoji { return 2 }
+        if value < 0x300 { return 1 }  // Latin, and the controls already replaced
+        if isWide(value) || base.properties.isEmojiPresentation { return 2 }
+        switch base.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark: return 0
+        case .format: return value == 0xAD ? 1 : 0  // a soft hyphen is shown
+        default: return 1
+        }
+    }
+
+    /// The columns of `text`, character by character.
+    public static func columns<Text: StringProtocol>(_ text: Text) -> Int {
+        var total = 0
+        for character in text { total += columns(character) }
+        return total
+    }
+
+    /// East Asian Width W and F (Unicode's EastAsianWidth.txt), emoji aside:
+    /// the blocks that are wide throughout.
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F,
+             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
+             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x16FF0...0x16FF1,
+             0x17000...0x18CFF, 0x18D00...0x18D08, 0x1AFF0...0x1B2FF, 0x1F200...0x1F2FF,
+             0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            true
+        default:
+            false
+        }
+    }
 }

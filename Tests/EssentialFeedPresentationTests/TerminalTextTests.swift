@@ -31,4 +31,19 @@ final class TerminalTextTests: XCTestCase {
     func test_visible_replacesAWholeEscapeSequenceIntroducerButKeepsItsPrintableRest() {
         XCTAssertEqual(TerminalText.visible("\u{1B}]0;title\u{07}", multiline: false), "\u{FFFD}]0;title\u{FFFD}")
     }
+
+    /// The columns a terminal gives a character, as glibc's wcwidth and
+    /// terminals count them (East Asian Width W and F, emoji presentation).
+    func test_columns_countsWideCharactersTwiceAndMarksNever() {
+        let expected: [(Character, Int)] = [
+            ("a", 1), ("é", 1), ("e\u{301}", 1), ("ß", 1), ("Ж", 1), ("א", 1), ("\u{AD}", 1),
+            ("日", 2), ("の", 2), ("ア", 2), ("한", 2), ("\u{3000}", 2), ("ｗ", 2), ("￥", 2), ("𠀋", 2),
+            ("👍", 2), ("👍🏽", 2), ("🇫🇷", 2), ("👨‍👩‍👧", 2), ("❤\u{FE0F}", 2), ("1\u{FE0F}\u{20E3}", 2),
+            ("❤", 1), ("ｱ", 1), ("\u{301}", 0), ("\u{200B}", 0), ("\u{200D}", 0),
+        ]
+        for (character, columns) in expected {
+            XCTAssertEqual(TerminalText.columns(character), columns, "\(character.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        XCTAssertEqual(TerminalText.columns("日本 ok"), 7)
+    }
 }

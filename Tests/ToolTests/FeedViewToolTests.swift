@@ -116,6 +116,28 @@ final class FeedViewToolTests: XCTestCase {
         """)
     }
 
+    /// Lines are as wide as the terminal shows them: an ideograph, a kana,
+    /// a Hangul syllable, a fullwidth form or an emoji takes two columns, a
+    /// combining mark none. Counted as characters, a Japanese description
+    /// ran to twice the width and the terminal broke every line again.
+    func test_view_wrapsWideCharactersByTheColumnsTheyTake() {
+        let description = "日本語の説明はとても長いので折り返されます 👍🏽👍🏽👍🏽 ｗｉｄｅ Cafe\u{301} naïve 한국어"
+        let record = #"{"id":"A9496121-E218-466E-9685-E7A6C8DA9AD4","url":"http://x/a","description":"\#(description)"}"#
+        let run = sh("feed-view --width 20", stdin: record + "\n", environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines, [
+            "My Feed",
+            "",
+            "  日本語の説明はとて",
+            "  も長いので折り返さ",
+            "  れます 👍🏽👍🏽👍🏽",
+            "  ｗｉｄｅ Cafe\u{301}",
+            "  naïve 한국어",
+            "  http://x/a",
+            "",
+        ])
+    }
+
     /// A word longer than a line is cut into lines, each character counted
     /// once: a server's description of one 2 MB word took minutes (the
     /// rest of the word counted again at every line), and stalled feed-show.

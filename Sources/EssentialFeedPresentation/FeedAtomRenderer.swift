@@ -167,13 +167,12 @@ public struct FeedAtomRenderer {
     static func tag(_ parts: String...) -> String { tag(parts) }
 
     static func tag(_ parts: [String]) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var hash = FNV1a()
         for part in parts {
-            for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-            hash = (hash ^ 0xFF) &* 0x100_0000_01B3  // between parts: no UTF-8 byte
+            hash.add(part.utf8)
+            hash.add(CollectionOfOne(0xFF))  // between parts: no UTF-8 byte
         }
-        let hex = String(hash, radix: 16)
-        return "tag:essential-feed,2026:entry:" + String(repeating: "0", count: 16 - hex.count) + hex
+        return "tag:essential-feed,2026:entry:" + hash.hex
     }
 
     /// Text on one line (line breaks and tabs as spaces), cut to `limit`

@@ -49,7 +49,7 @@ public enum FeedServeTool {
 
         let diagnostics = tool.diagnostics
         let log: (@Sendable (String) -> Void)? = diagnostics.enabled(.debug) ? { @Sendable line in diagnostics.debug(line) } : nil
-        let server = FeedServer(fixtures: fixtures, faults: options.faults, log: log)
+        let server = FeedServer(fixtures: fixtures, faults: options.faults, log: log, etags: options.etags)
 
         // SIGINT and SIGTERM are blocked from here on and taken by one waiting
         // thread, so a signal that arrives at any moment (even right after the base

@@ -17,11 +17,14 @@ public enum FeedServeCommand: Equatable, Sendable {
         public var port: UInt16 = 0
         public var fixtures: FixtureSource = .builtin("demo")
         public var faults = FeedServerFaults()
+        /// Whether each 200 carries an ETag, and a request naming it gets 304.
+        public var etags = false
 
-        public init(port: UInt16 = 0, fixtures: FixtureSource = .builtin("demo"), faults: FeedServerFaults = .init()) {
+        public init(port: UInt16 = 0, fixtures: FixtureSource = .builtin("demo"), faults: FeedServerFaults = .init(), etags: Bool = false) {
             self.port = port
             self.fixtures = fixtures
             self.faults = faults
+            self.etags = etags
         }
     }
 
@@ -87,6 +90,9 @@ public enum FeedServeCommand: Equatable, Sendable {
                     throw UsageError(message: "unknown built-in fixtures '\(text)' (known: \(FeedServerFixtures.builtinNames.joined(separator: ", ")))")
                 }
                 builtin = text
+            case "--etag":
+                try noValue()
+                options.etags = true
             case "--fault":
                 let spec = try value()
                 do {
@@ -123,7 +129,7 @@ public enum FeedServeCommand: Equatable, Sendable {
 
     /// The `--help` text.
     public static let usage = #"""
-    Usage: feed-serve [--port N] [--fixtures DIR | DIR | --builtin NAME] [FAULT...]
+    Usage: feed-serve [--port N] [--fixtures DIR | DIR | --builtin NAME] [--etag] [FAULT...]
 
     Serve the feed API on 127.0.0.1 for demos, tests and offline development.
     The first line of standard output is the base URL, http://127.0.0.1:PORT;
@@ -147,6 +153,9 @@ public enum FeedServeCommand: Equatable, Sendable {
       --builtin NAME    serve a built-in set: demo (the default; 12 items with
                         images and comments) or acceptance (the case study's
                         3 items and 1 comment)
+      --etag            send each 200 with an ETag (a hash of its body) and
+                        answer a request whose If-None-Match names it with 304,
+                        as nginx does: a conditional refresh then gets its 304
       -h, --help        print this help
       --version         print the version
 

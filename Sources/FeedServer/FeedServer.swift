@@ -76,6 +76,7 @@ public final class FeedServer: @unchecked Sendable {
     private var currentFaults: FeedServerFaults
     /// Whether the requests are kept (`receivedRequests`, for tests).
     private let recordsRequests: Bool
+    private let etags: Bool
     private var received: [ReceivedRequest] = []
     private var listener: Int32 = -1
     private var wakePipe: [Int32] = [-1, -1]
@@ -93,18 +94,21 @@ public final class FeedServer: @unchecked Sendable {
     ///     kept, for `receivedRequests` (tests); feed-serve keeps none (each
     ///     request's were kept for good: 6,000 requests of 16 KiB targets took
     ///     94 MiB, found by the hunt).
+    ///   - etags: whether each 200 carries an ETag, and a request whose
+    ///     If-None-Match names it gets 304 (`FeedServerRouter.validated`).
     ///   - timeout: how long a request may take to arrive whole, its head
     ///     and body, from the connection's start or the last response
     ///     (seconds; an idle connection is closed then too). With a bound
     ///     on each read only, a client that sent a byte of its head every
     ///     10 s held its connection for good, and 256 such held every place.
     public init(fixtures: FeedServerFixtures, faults: FeedServerFaults = .init(), log: (@Sendable (String) -> Void)? = nil,
-                recordsRequests: Bool = false, timeout: Double = 30) {
+                recordsRequests: Bool = false, etags: Bool = false, timeout: Double = 30) {
         self.currentFixtures = fixtures
         self.currentFaults = faults
         self.log = log
         precondition(timeout > 0 && timeout <= 86_400, "timeout out of range")
         self.recordsRequests = recordsRequests
+        self.etags = etags
         self.timeout = timeout
     }
 
@@ -290,7 +294,7 @@ public final class FeedServer: @unchecked Sendable {
         let started = DispatchTime.now()
         let router: FeedServerRouter = locked {
             if recordsRequests { received.append(ReceivedRequest(method: head.method, target: head.target)) }
-            return FeedServerRouter(fixtures: currentFixtures, faults: currentFaults, base: "http://127.0.0.1:\(boundPort)")
+            return FeedServerRouter(fixtures: currentFixtures, faults: currentFaults, base: "http://127.0.0.1:\(boundPort)", etags: etags)
         }
         let reply = router.reply(to: head)
         let response = reply.response

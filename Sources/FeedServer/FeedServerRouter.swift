@@ -11,6 +11,8 @@ struct FeedServerRouter {
     var faults: FeedServerFaults
     /// `http://127.0.0.1:PORT`, replacing `{{base}}`.
     var base: String
+    /// Whether a 200 carries an ETag (`validated`).
+    var etags = false
 
     static let defaultLimit = 10
     static let maximumLimit = 1000
@@ -53,7 +55,35 @@ struct FeedServerRouter {
         var response = route(segments, query: query)
         if let big = faults.big { response = padded(response, to: big) }
         if let status = faults.status { response.status = status }
+        if etags, response.status == 200, faults.big == nil, faults.status == nil {
+            response = Self.validated(response, ifNoneMatch: request.field("If-None-Match"))
+        }
         return Reply(response: response, faults: faults)
+    }
+
+    /// A fixture's 200 with a strong ETag, its body's hash; or 304 with the
+    /// tag alone when `ifNoneMatch` names it (RFC 9110 13.1.2 and 13.2.2:
+    /// weakly compared, one tag of a list, or `*`). The conditional
+    /// refresh then gets its 304 from this server as from nginx.
+    static func validated(_ response: HTTPResponse, ifNoneMatch: String?) -> HTTPResponse {
+        var hash = FNV1a()
+        for segment in response.body.segments {
+            switch segment {
+            case .bytes(let bytes): hash.add(bytes)
+            case .repeated(let byte, let count): hash.add(repeatElement(byte, count: count))
+            }
+        }
+        let tag = "\"" + hash.hex + "\""
+        let field = HTTPResponse.Field(name: "ETag", value: tag)
+        if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { listed in
+            let listed = listed.trimmingCharacters(in: .whitespaces)
+            return listed == "*" || (listed.hasPrefix("W/") ? String(listed.dropFirst(2)) : listed) == tag
+        }) {
+            return HTTPResponse(status: 304, contentType: nil, body: HTTPBody(), fields: [field])
+        }
+        var tagged = response
+        tagged.fields.append(field)
+        return tagged
     }
 
     // MARK: Routes

@@ -27,6 +27,47 @@ final class FeedServerRouteTests: FeedServerTestCase {
         XCTAssertEqual(response.text, #"{"items":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","description":"a \"quoted\"\ndescription","location":"a location","image":"http://x/1"},{"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","image":"http://x/2"}]}"#)
     }
 
+    /// With `--etag`, every 200 carries a strong ETag, its body's hash, and a request that
+    /// names it (RFC 9110 13.1.2: weak comparison, one of a list, or `*`)
+    /// gets 304 with no body: the conditional refresh has a 304 to show
+    /// against the bundled server, as it has against nginx.
+    func test_responses_carryAnETag_andARequestNamingItGets304() throws {
+        let (_, port, _) = try makeServer(fixtures: .demo, etags: true)
+        for target in ["/v1/feed?limit=2", "/v1/image/\(FeedServerFixtures.demo.feed[0].id)/comments", "/" + FeedServerFixtures.demo.images.keys.sorted()[0]] {
+            let first = try get(target, port: port)
+            XCTAssertEqual(first.status, 200, target)
+            let tag = try XCTUnwrap(first.field("ETag"), target)
+            XCTAssertTrue(tag.hasPrefix("\"") && tag.hasSuffix("\"") && tag.count == 18, tag)
+            XCTAssertEqual(try get(target, port: port).field("ETag"), tag, "the same body, the same tag")
+            for asked in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
+                let again = try get(target, port: port, fields: ["If-None-Match: \(asked)"])
+                XCTAssertEqual(again.status, 304, "\(target) \(asked)")
+                XCTAssertEqual(again.field("ETag"), tag)
+                XCTAssertTrue(again.body.isEmpty)
+            }
+            XCTAssertEqual(try get(target, port: port, method: "HEAD", fields: ["If-None-Match: \(tag)"]).status, 304)
+            XCTAssertEqual(try get(target, port: port, fields: ["If-None-Match: \"other\""]).status, 200)
+        }
+        let page1 = try get("/v1/feed?limit=1", port: port).field("ETag")
+        let page2 = try get("/v1/feed?limit=2", port: port).field("ETag")
+        XCTAssertNotEqual(page1, page2, "another body, another tag")
+    }
+
+    /// A response made by a fault, an error, or a status other than 200 has
+    /// no tag and is never a 304; nor has any response without `--etag`.
+    func test_errorsAndFaultedResponses_carryNoETag() throws {
+        let (_, port, _) = try makeServer(fixtures: .demo, etags: true)
+        let (_, plainPort, _) = try makeServer(fixtures: .demo)
+        let plain = try get("/v1/feed", port: plainPort, fields: ["If-None-Match: *"])
+        XCTAssertEqual(plain.status, 200)
+        XCTAssertNil(plain.field("ETag"))
+        for target in ["/v1/feed?limit=x", "/nothing", "/_fault/status=503/v1/feed", "/_fault/big=4096/v1/feed"] {
+            let response = try get(target, port: port, fields: ["If-None-Match: *"])
+            XCTAssertNotEqual(response.status, 304, target)
+            XCTAssertNil(response.field("ETag"), target)
+        }
+    }
+
     func test_feed_paginatesByAfterIDAndLimit() throws {
         let (_, port, _) = try makeServer(fixtures: .demo)
         let all = FeedServerFixtures.demo.feed.map(\.id)

@@ -11,10 +11,10 @@ class FeedServerTestCase: XCTestCase {
     ]
 
     func makeServer(
-        fixtures: FeedServerFixtures = .acceptance, faults: FeedServerFaults = .init(),
+        fixtures: FeedServerFixtures = .acceptance, faults: FeedServerFaults = .init(), etags: Bool = false,
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> (server: FeedServer, port: UInt16, base: String) {
-        let server = FeedServer(fixtures: fixtures, faults: faults, recordsRequests: true)
+        let server = FeedServer(fixtures: fixtures, faults: faults, recordsRequests: true, etags: etags)
         let base = try server.start()
         addTeardownBlock { server.stop() }
         XCTAssertEqual(base, "http://127.0.0.1:\(server.port)", file: file, line: line)

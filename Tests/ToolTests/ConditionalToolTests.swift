@@ -128,6 +128,30 @@ final class ConditionalToolTests: XCTestCase {
         XCTAssertEqual(nginx.accessLog.last(where: { $0.contains("/v1/feed") })?.prefix(3), "304", "the new validators were kept")
     }
 
+    /// The README's conditional refresh against the bundled server with
+    /// `--etag`, as it runs against nginx: the second run sends the cached page's ETag,
+    /// gets 304 with no body, and the save confirms the cache. feed-serve
+    /// sent no validator, so the recipe never saw a 304 there.
+    func test_conditionalRefresh_againstFeedServe_getsA304TheSecondTime_andConfirmsTheCache() throws {
+        let server = try Served(["--builtin", "acceptance", "--etag"], test: self)
+        let directory = temporaryDirectory(self)
+        let store = directory + "/feed.sqlite"
+        let recipe = #"feed-paginate < /dev/null | feed-cache conditional | feed-fetch | tee "$R" | feed-map | feed-cache --now "$N" save"#
+        var statuses: [[Int]] = []
+        for (run, now) in ["2026-11-01T00:00:00Z", "2026-11-09T00:00:00Z"].enumerated() {
+            let responses = "\(directory)/responses-\(run)"
+            let result = sh(recipe, environment: ["FEED_BASE_URL": server.base, "FEED_STORE": store, "R": responses, "N": now])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let lines = try String(contentsOfFile: responses, encoding: .utf8).split(separator: "\n")
+            statuses.append(lines.compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))).flatMap { ($0 as? [String: Any])?["status"] as? Int }
+            })
+            XCTAssertEqual(try info(store, now: now)["timestamp"] as? String, now)
+        }
+        XCTAssertEqual(statuses, [[200], [304]])
+        XCTAssertEqual(try info(store, now: "2026-11-09T00:00:00Z")["items"] as? Int, 3)
+    }
+
     func test_feedSync_againstAServerThatIgnoresTheValidators_replacesTheCacheEachTime() throws {
         let heads = Heads()
         let server = try RawSocketServer { connection in

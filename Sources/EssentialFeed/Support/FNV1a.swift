@@ -1,0 +1,17 @@
+/// The 64-bit FNV-1a hash: a fingerprint of bytes that is the same on every
+/// run and machine (not a secure one: no secret depends on it).
+public struct FNV1a: Sendable {
+    public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    public init() {}
+
+    public mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    }
+
+    /// The value as sixteen lower-case hexadecimal digits.
+    public var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

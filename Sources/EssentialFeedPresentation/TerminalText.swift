@@ -42,20 +42,33 @@ public enum TerminalText {
         }
     }
 
-    /// How many columns a terminal gives `character`: two for an East Asian
-    /// wide or fullwidth character (ideographs, kana, Hangul syllables,
-    /// fullwidth forms) and an emoji shown as one, none for a mark or format
-    /// character standing alone, one for the rest. A character is a
-    /// grapheme cluster: its base decides, and a mark on it adds nothing.
+    /// How many columns a terminal gives `character` (a grapheme cluster),
+    /// as glibc's `wcwidth` counts them, which is how terminals allot
+    /// cells: each scalar's width added up, two for an East Asian wide or
+    /// fullwidth character (ideographs, kana, Hangul syllables, fullwidth
+    /// forms), none for a mark that does not space, a format character or
+    /// a Hangul vowel or final consonant, one for the rest (a vowel sign
+    /// that spaces, as in Hindi or Tamil, takes its own column). An emoji,
+    /// whatever sequence draws it (a skin tone, a flag, a family joined
+    /// by U+200D, a text symbol asked to show as an emoji with U+FE0F), is
+    /// two.
     public static func columns(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let base = scalars.first else { return 0 }
-        let value = base.value
-        // A text-style emoji asked to show as an emoji (U+FE0F) is drawn wide: ❤️, 1️⃣.
-        if scalars.contains("\u{FE0F}"), base.properties.isEmoji { return 2 }
-        if value < 0x300 { return 1 }  // Latin, and the controls already replaced
-        if isWide(value) || base.properties.isEmojiPresentation { return 2 }
-        switch base.properties.generalCategory {
+        if base.value < 0x300, scalars.count == 1 { return 1 }  // Latin, and the controls already replaced
+        if base.properties.isEmojiPresentation || (base.properties.isEmoji && scalars.contains("\u{FE0F}")) { return 2 }
+        var total = 0
+        for scalar in scalars { total += columns(scalar) }
+        return total
+    }
+
+    /// The columns of one scalar, as `wcwidth` has them.
+    static func columns(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x300 { return value == 0 ? 0 : 1 }
+        if isWide(value) { return 2 }
+        if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }  // Hangul jamo that join
+        switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark: return 0
         case .format: return value == 0xAD ? 1 : 0  // a soft hyphen is shown
         default: return 1

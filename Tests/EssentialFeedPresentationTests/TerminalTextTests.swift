@@ -33,17 +33,21 @@ final class TerminalTextTests: XCTestCase {
     }
 
     /// The columns a terminal gives a character, as glibc's wcwidth and
-    /// terminals count them (East Asian Width W and F, emoji presentation).
+    /// terminals count them (East Asian Width W and F, emoji presentation;
+    /// a cluster's scalars added up, found by the hunt on Hindi and Tamil).
     func test_columns_countsWideCharactersTwiceAndMarksNever() {
         let expected: [(Character, Int)] = [
             ("a", 1), ("é", 1), ("e\u{301}", 1), ("ß", 1), ("Ж", 1), ("א", 1), ("\u{AD}", 1),
             ("日", 2), ("の", 2), ("ア", 2), ("한", 2), ("\u{3000}", 2), ("ｗ", 2), ("￥", 2), ("𠀋", 2),
             ("👍", 2), ("👍🏽", 2), ("🇫🇷", 2), ("👨‍👩‍👧", 2), ("❤\u{FE0F}", 2), ("1\u{FE0F}\u{20E3}", 2),
             ("❤", 1), ("ｱ", 1), ("\u{301}", 0), ("\u{200B}", 0), ("\u{200D}", 0),
+            // A vowel sign that spaces takes its column; a conjunct, each letter's.
+            ("कि", 2), ("கொ", 2), ("ท่", 1), ("\u{1112}\u{1161}\u{11AB}", 2),
         ]
         for (character, columns) in expected {
             XCTAssertEqual(TerminalText.columns(character), columns, "\(character.unicodeScalars.map { String($0.value, radix: 16) })")
         }
         XCTAssertEqual(TerminalText.columns("日本 ok"), 7)
+        XCTAssertEqual(TerminalText.columns("क्ष"), 2)
     }
 }

@@ -70,6 +70,11 @@ public struct FeedPageRenderer {
             out += "<p class=\"error\" role=\"alert\">\(localized(.connectionError))</p>\n"
             return out
         case let .comment(comment):
+            // Text from the records is in its own language, not the
+            // reader's: each piece takes its direction from itself
+            // (`dir="auto"`, as the username's `bdi`), so an English
+            // "Great photo!" on an Arabic page keeps its "!" at its end
+            // (found by the hunt).
             var out = list(.comments)
             let relative = comment.relativeDate ?? comment.createdAt.map { dates.string(for: $0, relativeTo: options.now) }
             out += "<li class=\"comment\">\n<p class=\"meta\"><bdi class=\"username\">\(MarkupText.html(comment.username))</bdi>"
@@ -77,18 +82,18 @@ public struct FeedPageRenderer {
                 let machine = comment.createdAt.map { " datetime=\"\($0.iso8601)\"" } ?? ""
                 out += " <time class=\"date\"\(machine)>\(MarkupText.html(relative))</time>"
             }
-            out += "</p>\n<p class=\"message\">\(MarkupText.html(comment.message))</p>\n</li>\n"
+            out += "</p>\n<p class=\"message\" dir=\"auto\">\(MarkupText.html(comment.message))</p>\n</li>\n"
             return out
         case let .image(image):
             if pageKind == nil { refreshed = image.cachedAt }
             var out = list(.feed)
             out += "<li class=\"image\">\n"
             if let location = image.location {
-                out += "<p class=\"location\">\(MarkupText.html(location))</p>\n"
+                out += "<p class=\"location\" dir=\"auto\">\(MarkupText.html(location))</p>\n"
             }
             out += frame(image)
             if let description = image.description {
-                out += "<p class=\"description\">\(MarkupText.html(description))</p>\n"
+                out += "<p class=\"description\" dir=\"auto\">\(MarkupText.html(description))</p>\n"
             }
             out += "</li>\n"
             return out

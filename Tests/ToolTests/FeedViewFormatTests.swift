@@ -90,6 +90,20 @@ final class FeedViewFormatTests: XCTestCase {
         XCTAssertTrue(run.out.contains(#"<html lang="ar" dir="rtl">"#), run.out)
     }
 
+    /// A record's text is in its own language, not the page's: on an
+    /// Arabic page an English comment keeps its direction (its "!" at its
+    /// end, by the bidirectional algorithm: found by the hunt).
+    func test_html_recordsText_takesItsDirectionFromItself() {
+        let comment = #"{"id":"A9496121-E218-466E-9685-E7A6C8DA9AD4","message":"Great photo!","created_at":"2026-11-20T10:00:00Z","username":"ann"}"#
+        let html = view("--format html --now 2026-11-20T12:00:00Z", comment + "\n", language: "ar_EG.UTF-8")
+        XCTAssertTrue(html.out.contains(#"<p class="message" dir="auto">Great photo!</p>"#), html.out)
+        let images = #"{"id":"A9496121-E218-466E-9685-E7A6C8DA9AD4","description":"A harbour","location":"Sydney","url":"http://x/a.png"}"#
+            + "\n" + #"{"id":"B9496121-E218-466E-9685-E7A6C8DA9AD4","url":"http://x/b.png"}"# + "\n"
+        let page = view("--format html", images, language: "ar_EG.UTF-8")
+        XCTAssertTrue(page.out.contains(#"<p class="location" dir="auto">Sydney</p>"#), page.out)
+        XCTAssertTrue(page.out.contains(#"<p class="description" dir="auto">A harbour</p>"#), page.out)
+    }
+
     func test_html_showsDataOverTheInlineLimit_orNotAnImage_fromItsURL() {
         let record = demoFeed.split(separator: "\n")[0] + "\n"
         let inline = view("--format html", String(record), language: "C")

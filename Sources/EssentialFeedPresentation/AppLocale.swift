@@ -111,12 +111,29 @@ public struct AppLocale: Equatable, Sendable {
         return locale
     }
 
-    /// The locale from the environment, as POSIX orders it for messages:
-    /// `LC_ALL`, then `LC_MESSAGES`, then `LANG`; `C` when none is set.
+    /// The locale from the environment, as GNU gettext picks the language
+    /// of messages: the first language of `LANGUAGE` (a list separated by
+    /// colons) that has a translation, unless the locale is `C`; else the
+    /// locale, as POSIX orders it for messages: `LC_ALL`, then
+    /// `LC_MESSAGES`, then `LANG`; `C` when none is set.
     public static func fromEnvironment(_ environment: [String: String]) -> AppLocale {
+        var locale = AppLocale("C")
+        var isC = true
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let value = environment[name], !value.isEmpty { return AppLocale(value) }
+            if let value = environment[name], !value.isEmpty {
+                let base = value.prefix { $0 != "." && $0 != "@" }
+                isC = base == "C" || base == "POSIX" || AppLocale(validating: value) == nil
+                locale = AppLocale(value)
+                break
+            }
         }
-        return AppLocale("C")
+        guard !isC, let languages = environment["LANGUAGE"] else { return locale }
+        for entry in languages.split(separator: ":") {
+            guard let listed = AppLocale(validating: String(entry)) else { continue }
+            // One without a translation is passed over (English is one).
+            let code = entry.prefix { $0 != "_" && $0 != "-" && $0 != "." && $0 != "@" }.lowercased()
+            if listed.language != "en" || code == "en" { return listed }
+        }
+        return locale
     }
 }

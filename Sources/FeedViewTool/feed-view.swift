@@ -57,7 +57,7 @@ public enum FeedViewTool {
               --self URL      atom: where the feed is published (its self link and
                               its id)
               --author NAME   atom: the feed's author (default essential-feed)
-              --locale L      \(HelpText.wrap(HelpText.alternatives(Localized.languages) + " (or a locale name, such as pt_BR.UTF-8); default: $LC_ALL, $LC_MESSAGES, $LANG", column: 18))
+              --locale L      \(HelpText.wrap(HelpText.alternatives(Localized.languages) + " (or a locale name, such as pt_BR.UTF-8); default: $LC_ALL, $LC_MESSAGES, $LANG, after $LANGUAGE as gettext reads it", column: 18))
               --now ISO8601   the reference date for relative dates, and atom's
                               date when the records give none (default: now)
               -h, --help      print this help and exit

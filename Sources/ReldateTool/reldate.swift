@@ -24,7 +24,7 @@ public enum ReldateTool {
               --field F        the field holding an ISO 8601 date (default created_at)
               --into G         the field to write (default relative_date)
               --now ISO8601    the reference date (default: the current time)
-              --locale L       \(HelpText.wrap(HelpText.alternatives(Localized.languages) + " (or a locale name, such as pt_BR.UTF-8); default: $LC_ALL, $LC_MESSAGES, $LANG, in that order", column: 19))
+              --locale L       \(HelpText.wrap(HelpText.alternatives(Localized.languages) + " (or a locale name, such as pt_BR.UTF-8); default: $LC_ALL, $LC_MESSAGES, $LANG, in that order, after $LANGUAGE as gettext reads it", column: 19))
               --style S        wide (1 day ago), short (1 yr. ago) or narrow (1y ago);
                                default wide
               -h, --help       print this help and exit

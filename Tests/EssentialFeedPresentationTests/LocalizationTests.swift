@@ -92,6 +92,24 @@ final class LocalizationTests: XCTestCase {
         }
     }
 
+    /// LANGUAGE, GNU gettext's list of languages for messages, comes
+    /// before the locale unless the locale is C: its first entry with a
+    /// translation wins (a Catalan user with `LANGUAGE=ca:es` reads Spanish
+    /// in every gettext program, and read English here: found by the hunt).
+    func test_locale_fromEnvironment_takesTheFirstTranslatedLanguageOfLANGUAGE_unlessTheLocaleIsC() {
+        XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "ca_ES.UTF-8", "LANGUAGE": "ca:es"]).language, "es")
+        XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "en_US.UTF-8", "LANGUAGE": "de:en"]).language, "de")
+        XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "en_US.UTF-8", "LANGUAGE": "de:en"]).identifier, "de")
+        XCTAssertEqual(AppLocale.fromEnvironment(["LC_ALL": "el_GR.UTF-8", "LANGUAGE": "pt_BR"]).language, "pt-BR")
+        XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "de_DE.UTF-8", "LANGUAGE": "xx:en_GB:de"]).language, "en")
+        XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "de_DE.UTF-8", "LANGUAGE": "xx::not a name"]).language, "de")
+        XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "de_DE.UTF-8", "LANGUAGE": ""]).language, "de")
+        for c in ["C", "POSIX", "C.UTF-8"] {
+            XCTAssertEqual(AppLocale.fromEnvironment(["LANG": c, "LANGUAGE": "de"]).language, "en", c)
+        }
+        XCTAssertEqual(AppLocale.fromEnvironment(["LANGUAGE": "de"]).language, "en", "no locale is C")
+    }
+
     func test_locale_fromEnvironmentPrefersLC_ALLThenLC_MESSAGESThenLANG() {
         XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "el_GR", "LC_MESSAGES": "es_ES", "LC_ALL": "de_DE"]).language, "de")
         XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "el_GR", "LC_MESSAGES": "es_ES"]).language, "es")

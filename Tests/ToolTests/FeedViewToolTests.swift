@@ -99,6 +99,17 @@ final class FeedViewToolTests: XCTestCase {
         XCTAssertTrue(dumb.out.contains("My Feed"), dumb.out.debugDescription)
     }
 
+    /// GNU gettext's LANGUAGE chooses the language, as in every gettext
+    /// program, unless the locale is C.
+    func test_view_speaksTheFirstTranslatedLanguageOfLANGUAGE() {
+        let german = sh("feed-view < /dev/null", environment: ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""])
+        XCTAssertFalse(german.out.contains("My Feed"), german.out)
+        let listed = sh("feed-view < /dev/null", environment: ["LANG": "ca_ES.UTF-8", "LANGUAGE": "ca:de:en", "LC_ALL": "", "LC_MESSAGES": ""])
+        XCTAssertEqual(listed.out, german.out)
+        let c = sh("feed-view < /dev/null", environment: ["LANG": "C.UTF-8", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""])
+        XCTAssertEqual(c.out, "My Feed\n\n")
+    }
+
     func test_view_wrapsToANarrowWidth() {
         let run = sh("feed-view --width 30", stdin: feed, environment: env)
         XCTAssertEqual(run.out, """

@@ -58,6 +58,7 @@ func sh(
     env.removeValue(forKey: "FEED_BASE_URL")
     env.removeValue(forKey: "FEED_STORE")
     env.removeValue(forKey: "FEED_LOG")
+    env.removeValue(forKey: "LANGUAGE")  // a desktop's list would choose the language of every test
     for (k, v) in environment { env[k] = v }
     func pipePair() -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]

@@ -66,6 +66,12 @@ public struct AppLocale: Equatable, Sendable {
         // script its titles are in, the region's (its dates and titles were
         // in two scripts: found in review).
         if code == "zh", let given = script, given != "Hans", given != "Hant" { script = language == "zh-Hant" ? "Hant" : "Hans" }
+        // Every other language is translated in one script, and dates in
+        // it: Cantonese in Traditional Chinese wherever it is (yue_CN dated
+        // in Simplified under a Traditional title), the rest in the script
+        // ICU gives the language alone (hi_Latn dated in Latin letters under
+        // a Devanagari title: found by the hunt).
+        if code == "yue" { script = "Hant" } else if code != "zh" { script = nil }
         self.init(identifier: ([code] + [script, region, variant].compactMap { $0 }).joined(separator: "_"), language: language)
     }
 

@@ -39,6 +39,13 @@ final class RelativeDateFormatterTests: XCTestCase {
         XCTAssertEqual(AppLocale("zh_Cyrl_TW").language, "zh-Hant")
         XCTAssertEqual(format(3_600, "zh_Cyrl"), format(3_600, "zh_Hans"))
         XCTAssertEqual(AppLocale("zh_Cyrl").language, "zh-Hans")
+        // A script ICU has dates in, but not the titles: the titles' script.
+        XCTAssertEqual(format(3 * 3_600, "hi_Latn"), format(3 * 3_600, "hi"))
+        XCTAssertEqual(AppLocale("hi_Latn_IN").identifier, "hi_IN")
+        XCTAssertEqual(format(3 * 3_600, "yue_Hans"), format(3 * 3_600, "yue_Hant"))
+        XCTAssertEqual(format(3 * 3_600, "yue_CN"), format(3 * 3_600, "yue_Hant_CN"))
+        XCTAssertEqual(AppLocale("yue_CN").identifier, "yue_Hant_CN")
+        XCTAssertNotEqual(format(3 * 3_600, "yue_Hans"), format(3 * 3_600, "zh_Hans"), "Cantonese, not Mandarin")
     }
 
     /// Months and years before 15 October 1582 on the proleptic Gregorian

@@ -328,8 +328,15 @@ final class DocumentedRecipeTests: XCTestCase {
             try FileManager.default.createDirectory(atPath: tmp + "/demo", withIntermediateDirectories: true)
             var script = "cd \(quoted(folder))\nexec 2>&1\n__bg=\n__s=0\n"
             var expected: [(String, [String])] = []
-            // The documented ports, free ones in their place.
-            let ports = ["8080", "8081", "8082"].map { ($0, String(freePort())) }
+            // The documented ports, free ones in their place: none holding a
+            // documented one, which the next replacement would change (port
+            // 48081 became 442479, one run in many).
+            let documentedPorts = ["8080", "8081", "8082"]
+            let ports = documentedPorts.map { documented in
+                var port = String(freePort())
+                while documentedPorts.contains(where: port.contains) { port = String(freePort()) }
+                return (documented, port)
+            }
             for transcript in transcripts {
                 if let reason = transcript.skipped {
                     left.append("\(page): \(transcript.steps.first?.command ?? ""): \(reason)")

@@ -44,7 +44,11 @@ public struct SandboxRules: Sendable, Equatable {
     }
 
     /// `base`, and what a client that connects out reads: the resolver's
-    /// files, TLS's configuration and certificate authorities, and the
+    /// files, the users' and groups' (libpq's default user name, and
+    /// libcurl's .netrc without HOME, are the local user's, from
+    /// getpwuid: every user but root, whom glibc knows without the file,
+    /// was "local user with ID 101 does not exist", found by the hunt),
+    /// TLS's configuration and certificate authorities, and the
     /// libraries both load while they run (NSS modules, OpenSSL's) with the
     /// loader's cache that finds them.
     public static func connecting(environment: [String: String]) -> SandboxRules {
@@ -52,6 +56,7 @@ public struct SandboxRules: Sendable, Equatable {
         rules.network = .client
         rules.readable += [
             "/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services",
+            "/etc/passwd", "/etc/group",
             "/etc/ssl", "/usr/lib/ssl", "/usr/share/ca-certificates", "/etc/pki",
             "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache",
         ]

@@ -308,6 +308,21 @@ final class PostgreSQLStoreToolTests: XCTestCase {
         XCTAssertEqual(try server.psql("SELECT count(*) FROM pg_namespace WHERE nspname = 'essential_feed'", database: database), "0\n")
     }
 
+    /// A URI without a user is the local user's name, as libpq looks it
+    /// up (getpwuid: /etc/passwd). Confined, feed-cache could not read
+    /// that file, and every user but root (whom glibc knows without it)
+    /// got "local user with ID 101 does not exist" (found by the hunt).
+    func test_aURIWithoutAUser_connectsAsTheLocalUser_whoIsNotRoot() throws {
+        guard getuid() == 0, getpwnam("postgres") != nil else { throw XCTSkip("needs root and a postgres user to run as") }
+        _ = try? server.psql("CREATE ROLE postgres LOGIN")
+        try server.psql("GRANT ALL ON DATABASE \(database) TO postgres")
+        let uri = "postgresql:///\(database)?host=\(server.directory)"
+        let run = sh(#"printf '%s' "$F" | runuser -u postgres -- env TMPDIR=/tmp feed-cache --store "$S" save && runuser -u postgres -- feed-cache --store "$S" info"#,
+                     environment: ["S": uri, "F": Self.feedA])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.out.contains(#""items":2"#), run.out)
+    }
+
     func test_unreachableDatabase_isAStoreError74_withThePasswordHidden() {
         // Port 1 on the loopback: nothing listens there.
         let unreachable = "postgresql://feed:s3cret@127.0.0.1:1/feed?connect_timeout=2"

@@ -548,6 +548,13 @@ struct CacheContext {
             if RecordKind.isPage(document) { return }
             do throws(ErrorRecord) {
                 let image = try FeedImage(record: document)
+                // Only an http(s) URL is a request feed-fetch makes: one of
+                // another scheme (javascript:, data:) was asked for, refused,
+                // and the images' step failed 65 on every run (found by the hunt).
+                guard Identifiers.isHTTPURL(image.url) else {
+                    tool.diagnostics.debug("image data not fetched, not an http(s) URL: \(Secrets.redactURL(image.url))")
+                    return
+                }
                 if cached.insert(LocalFeedImageDataLoader.key(image.url)).inserted {
                     tool.diagnostics.debug("image data miss: \(image.url)")
                     tool.output.record { $0.beginObject(); $0.member("url", image.url); $0.endObject() }

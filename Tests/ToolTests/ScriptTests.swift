@@ -351,6 +351,32 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(run.stderr, "")
     }
 
+    /// An item whose image is no http(s) URL (javascript:, data:, ftp:) is
+    /// kept, and no request is made for it: missing-images asked for it,
+    /// feed-fetch refused the request, and feed-sync ended 65 on every run
+    /// (found by the hunt), where essential-feed(7) promises 0.
+    func test_feedSync_withImagesOfOtherSchemes_fetchesTheOthers_andSucceedsEveryRun() throws {
+        let d = temporaryDirectory(self)
+        try FileManager.default.createDirectory(atPath: d + "/api/images", withIntermediateDirectories: true)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: d + "/api/images/good.png"))
+        try #"""
+            {"items":[{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","image":"{{base}}/good.png"},
+            {"id":"A28F5FE3-27A7-44E9-8DF5-53742D0E4A5A","image":"javascript:alert(1)"},
+            {"id":"166FCDD7-C9F4-420A-B2D6-CE2EAFA3D82F","image":"data:image/png;base64,AAAA"},
+            {"id":"73A7F70C-75DA-4C2E-B5A3-EED40DC53AA6","image":"ftp://h/a.png"}]}
+            """#.write(toFile: d + "/api/feed.json", atomically: true, encoding: .utf8)
+        let server = try Served([d + "/api"], test: self)
+        let env = environment(server.base, store: d + "/feed.sqlite")
+        for run in 1...2 {
+            let sync = sh(#""$S/feed-sync""#, environment: env)
+            XCTAssertEqual(sync.status, 0, "run \(run): \(sync.stderr)")
+        }
+        let missing = sh(#"feed-cache load | FEED_LOG=debug feed-cache missing-images"#, environment: env.merging(["FEED_STORE": d + "/feed.sqlite"]) { $1 })
+        XCTAssertEqual(missing.out, "", "the good image is cached, the others are never asked for")
+        XCTAssertTrue(missing.stderr.contains("not an http(s) URL: javascript:alert(1)"), missing.stderr)
+        XCTAssertEqual(sh(#"feed-cache --store "$T" load | wc -l"#, environment: ["T": d + "/feed.sqlite"]).out.trimmingCharacters(in: .whitespaces), "4\n")
+    }
+
     /// A full TMPDIR (a real tmpfs of 64 KiB, filled): the scripts name it,
     /// once, and end 74. Its files are the tools' standard output, and a
     /// tool said only "cannot write to standard output". Full at the start,

@@ -17,6 +17,20 @@ public struct HTTPRequest: Sendable, Hashable {
         self.ifModifiedSince = ifModifiedSince
     }
 
+    /// Two requests are one when their texts are the same bytes
+    /// (`ExactText`): two URLs equal as Unicode compares them (café in NFC
+    /// and NFD) were one request, and the second got the first's response.
+    public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
+        ExactText(a.url) == ExactText(b.url) && a.ifNoneMatch.map(ExactText.init) == b.ifNoneMatch.map(ExactText.init)
+            && a.ifModifiedSince.map(ExactText.init) == b.ifModifiedSince.map(ExactText.init)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ExactText(url))
+        hasher.combine(ifNoneMatch.map(ExactText.init))
+        hasher.combine(ifModifiedSince.map(ExactText.init))
+    }
+
     /// The conditional header lines (without their CR LF): only validators
     /// that match their grammar (`HTTPValidators`); any other is not sent,
     /// and the request goes out unconditional on it.

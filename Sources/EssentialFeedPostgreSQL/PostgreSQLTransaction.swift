@@ -248,10 +248,10 @@ final class PostgreSQLTransaction: FeedStoreTransaction {
         return row.bytes(0, 0).map(Array.init) ?? []
     }
 
-    func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+    func cachedImageDataURLs() throws(ErrorRecord) -> Set<ExactText> {
         try checkActive()
         let rows = try connection.query("SELECT url FROM \(Self.s).image_data", "read")
-        return Set((0..<rows.rows).compactMap { rows.bytes($0, 0).map(PostgreSQLText.string(column:)) })
+        return Set((0..<rows.rows).compactMap { rows.bytes($0, 0).map { ExactText(PostgreSQLText.string(column: $0)) } })
     }
 
     /// How many URLs have data, and its size in bytes.

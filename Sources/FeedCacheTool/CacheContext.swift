@@ -537,7 +537,7 @@ struct CacheContext {
     /// Streams feed image records to request records for the images not cached.
     func missingImages() {
         tool.refuseTerminalInput()
-        var cached: Set<String>
+        var cached: Set<ExactText>
         do throws(ErrorRecord) {
             cached = try openStore().cachedImageDataURLs()
         } catch {
@@ -555,7 +555,7 @@ struct CacheContext {
                     tool.diagnostics.debug("image data not fetched, not an http(s) URL: \(Secrets.redactURL(image.url))")
                     return
                 }
-                if cached.insert(LocalFeedImageDataLoader.key(image.url)).inserted {
+                if cached.insert(ExactText(LocalFeedImageDataLoader.key(image.url))).inserted {
                     tool.diagnostics.debug("image data miss: \(image.url)")
                     tool.output.record { $0.beginObject(); $0.member("url", image.url); $0.endObject() }
                 } else {

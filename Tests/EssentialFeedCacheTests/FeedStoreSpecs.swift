@@ -331,7 +331,7 @@ extension FeedStoreSpecs where Self: XCTestCase {
         XCTAssertEqual(error, failure, "Expected the body's error to come through unchanged", file: file, line: line)
         expect(sut, toRetrieve: kept, file: file, line: line)
         XCTAssertEqual(try sut.retrieveImageData(for: url), anyImageData(), "Expected the image data of before the failed transaction", file: file, line: line)
-        XCTAssertEqual(try sut.cachedImageDataURLs(), [url], file: file, line: line)
+        XCTAssertEqual(try sut.cachedImageDataURLs(), [ExactText(url)], file: file, line: line)
     }
 
     func assertThatTransactionDeliversWhatItsBodyReturns(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
@@ -499,7 +499,7 @@ extension FeedImageDataStoreSpecs where Self: XCTestCase {
 
         expect(sut, toRetrieveData: nil, for: leaving.url, file: file, line: line)
         expect(sut, toRetrieveData: Array("staying".utf8), for: staying.url, file: file, line: line)
-        XCTAssertEqual(try sut.cachedImageDataURLs(), [staying.url], file: file, line: line)
+        XCTAssertEqual(try sut.cachedImageDataURLs(), [ExactText(staying.url)], file: file, line: line)
     }
 
     func assertThatDeleteCachedFeedDropsItsImagesData(on sut: any FeedStore, file: StaticString = #filePath, line: UInt = #line) {
@@ -519,7 +519,7 @@ extension FeedImageDataStoreSpecs where Self: XCTestCase {
         insert(CachedFeed(feed: feed, timestamp: anyTimestamp()), to: sut, file: file, line: line)
         insertImageData(anyImageData(), for: feed[0].url, to: sut, file: file, line: line)
         insertImageData(anyImageData(), for: feed[2].url, to: sut, file: file, line: line)
-        XCTAssertEqual(try sut.cachedImageDataURLs(), [feed[0].url, feed[2].url], file: file, line: line)
+        XCTAssertEqual(try sut.cachedImageDataURLs(), [ExactText(feed[0].url), ExactText(feed[2].url)], file: file, line: line)
     }
 }
 

@@ -79,7 +79,7 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
         func retrieveHeader() throws(ErrorRecord) -> CachedFeedHeader? { try spy.retrieveHeader() }
         func forEachCachedImage(_ body: (CachedImageText) throws(ErrorRecord) -> Void) throws(ErrorRecord) { try spy.forEachCachedImage(body) }
         func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? { try spy.retrieveImageData(for: url) }
-        func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> { try spy.cachedImageDataURLs() }
+        func cachedImageDataURLs() throws(ErrorRecord) -> Set<ExactText> { try spy.cachedImageDataURLs() }
         func retrieveValidators() throws(ErrorRecord) -> FeedValidators? { try spy.retrieveValidators() }
     }
 
@@ -136,9 +136,9 @@ final class FeedStoreSpy: FeedStore, FeedStoreTransaction {
         return try imageDataRetrievalResult.get()
     }
 
-    func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+    func cachedImageDataURLs() throws(ErrorRecord) -> Set<ExactText> {
         messages.append(.cachedImageDataURLs)
-        return try cachedURLsResult.get()
+        return Set(try cachedURLsResult.get().map(ExactText.init))
     }
 
     func retrieveValidators() throws(ErrorRecord) -> FeedValidators? {

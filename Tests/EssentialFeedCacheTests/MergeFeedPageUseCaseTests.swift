@@ -26,7 +26,7 @@ final class MergeFeedPageUseCaseTests: XCTestCase {
 
         try sut.merge(reading: reading([uniqueImage(), feed[0], feed[2]]), after: nil)
 
-        XCTAssertEqual(try store.cachedImageDataURLs(), Set(feed.map(\.url)).subtracting([feed[1].url]))
+        XCTAssertEqual(try store.cachedImageDataURLs(), Set(feed.map { ExactText($0.url) }).subtracting([ExactText(feed[1].url)]))
     }
 
     func test_merge_afterAnImage_replacesWhatThePageCoversThereOnly() throws {

@@ -1246,6 +1246,25 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// Two URLs that differ in their bytes but not as Unicode compares
+    /// strings (café with é as one character, and as e and U+0301) are two
+    /// images: the second was "found" by missing-images as the first, and
+    /// never fetched (found by the hunt).
+    func test_imageURLsEqualOnlyAsUnicodeComparesThem_areTwoImages() {
+        let nfc = "http://h/caf\u{E9}.png", nfd = "http://h/cafe\u{301}.png"
+        func record(_ url: String) -> String { #"{"id":"2AB2AE66-A4B7-4A16-B374-51BBAC8DB086","url":"\#(url)"}"# + "\n" }
+        forEachStore { store in
+            XCTAssertEqual(cache("save-images", store, stdin: #"{"url":"\#(nfc)","status":200,"body_base64":"AQ=="}"# + "\n").status, 0)
+            let missing = cache("missing-images", store, stdin: record(nfc) + record(nfd))
+            XCTAssertEqual(missing.status, 0, missing.stderr)
+            XCTAssertEqual(missing.records().compactMap { ($0["url"] as? String).map { Array($0.utf8) } }, [Array(nfd.utf8)], store)
+            XCTAssertEqual(cache("save-images", store, stdin: #"{"url":"\#(nfd)","status":200,"body_base64":"Ag=="}"# + "\n").status, 0)
+            XCTAssertEqual(cache("image \(quoted(nfc))", store).stdout, Data([1]), store)
+            XCTAssertEqual(cache("image \(quoted(nfd))", store).stdout, Data([2]), store)
+            XCTAssertEqual(cache("missing-images", store, stdin: record(nfc) + record(nfd)).out, "", store)
+        }
+    }
+
     func test_saveImages_rejectsNon200AndEmptyBodiesButStoresTheValidOnes() {
         forEachStore { store in
             let ok = #"{"url":"http://h/a","status":200,"body_base64":"AAEC"}"#

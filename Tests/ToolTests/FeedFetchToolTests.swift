@@ -74,6 +74,28 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(run.records().first?["status"] as? Int, 200)
     }
 
+    /// Two URLs equal only as Unicode compares strings (café in NFC and
+    /// NFD) are two requests: the second was taken for the first, and got
+    /// its response under the first's URL (found by the hunt).
+    func test_fetch_URLsEqualOnlyAsUnicodeComparesThem_areTwoRequests() throws {
+        let heads = Heads()
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                heads.append(head)
+                guard connection.respond(String(head.split(separator: " ")[1])) else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let nfc = server.base + "/caf\u{E9}.png", nfd = server.base + "/cafe\u{301}.png"
+        let run = sh(#"feed-fetch "$A" "$B""#, environment: ["A": nfc, "B": nfd])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let urls = run.records().compactMap { ($0["url"] as? String).map { Array($0.utf8) } }
+        XCTAssertEqual(urls, [Array(nfc.utf8), Array(nfd.utf8)])
+        XCTAssertEqual(heads.all.count, 2, "\(heads.all)")
+        let bodies = run.records().compactMap { $0["body_base64"] as? String }
+        XCTAssertEqual(Set(bodies).count, 2, "each its own response: \(bodies)")
+    }
+
     func test_fetch_keepsTheBaseURLsPath() throws {
         let server = try Served(test: self)
         let run = sh("feed-fetch --base-url \"$B/_fault/delay=1/\" --limit 1 | feed-map", environment: ["B": server.base])

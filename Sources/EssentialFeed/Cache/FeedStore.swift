@@ -36,7 +36,7 @@ extension FeedStore {
         try read { (reader) throws(ErrorRecord) in try reader.retrieveImageData(for: url) }
     }
 
-    public func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+    public func cachedImageDataURLs() throws(ErrorRecord) -> Set<ExactText> {
         try read { (reader) throws(ErrorRecord) in try reader.cachedImageDataURLs() }
     }
 }

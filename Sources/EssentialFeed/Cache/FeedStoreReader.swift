@@ -20,7 +20,7 @@ public protocol FeedStoreReader {
     /// The data stored for `url`, or nil when there is none.
     func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]?
     /// The URLs that have image data stored.
-    func cachedImageDataURLs() throws(ErrorRecord) -> Set<String>
+    func cachedImageDataURLs() throws(ErrorRecord) -> Set<ExactText>
     /// The validators kept with the cached feed, or nil when there are none
     /// (nothing cached, or a feed saved without them).
     func retrieveValidators() throws(ErrorRecord) -> FeedValidators?

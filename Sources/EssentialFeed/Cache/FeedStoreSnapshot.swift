@@ -16,14 +16,14 @@ public struct FeedStoreSnapshot: Equatable, Sendable {
     /// holds a feed that cannot be read (a damaged document).
     public var cache: Result<CachedFeed, ErrorRecord>?
     /// Image data by URL.
-    public var imageData: [String: [UInt8]]
+    public var imageData: [ExactText: [UInt8]]
     /// The validators kept with the cached feed.
     public var validators: FeedValidators?
     /// When each cached image was first cached (`CachedImageText.firstCached`),
     /// by id; an image without an entry: its feed's timestamp.
     public var firstCached: [UUID: Int64] = [:]
 
-    public init(cache: Result<CachedFeed, ErrorRecord>? = nil, imageData: [String: [UInt8]] = [:], validators: FeedValidators? = nil) {
+    public init(cache: Result<CachedFeed, ErrorRecord>? = nil, imageData: [ExactText: [UInt8]] = [:], validators: FeedValidators? = nil) {
         self.validators = validators
         self.cache = cache
         self.imageData = imageData
@@ -32,9 +32,9 @@ public struct FeedStoreSnapshot: Equatable, Sendable {
     /// Drops the image data of every URL that is not in the cached feed.
     public mutating func dropImageDataNotInFeed() {
         guard !imageData.isEmpty else { return }
-        var urls = Set<String>()
+        var urls = Set<ExactText>()
         if case .success(let cached)? = cache {
-            for image in cached.feed { urls.insert(image.url) }
+            for image in cached.feed { urls.insert(ExactText(image.url)) }
         }
         imageData = imageData.filter { urls.contains($0.key) }
     }

@@ -34,10 +34,10 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
     }
 
     public func retrieveImageData(for url: String) throws(ErrorRecord) -> [UInt8]? {
-        snapshot.imageData[url]
+        snapshot.imageData[ExactText(url)]
     }
 
-    public func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+    public func cachedImageDataURLs() throws(ErrorRecord) -> Set<ExactText> {
         Set(snapshot.imageData.keys)
     }
 
@@ -105,7 +105,7 @@ public final class FeedStoreSnapshotTransaction: FeedStoreTransaction {
     }
 
     public func insertImageData(_ data: [UInt8], for url: String) throws(ErrorRecord) {
-        snapshot.imageData[url] = data
+        snapshot.imageData[ExactText(url)] = data
         hasChanges = true
     }
 

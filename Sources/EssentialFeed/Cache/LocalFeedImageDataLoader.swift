@@ -54,7 +54,7 @@ public struct LocalFeedImageDataLoader {
     public func missingImageURLs(in feed: [FeedImage]) throws(ErrorRecord) -> [String] {
         var seen = try store.cachedImageDataURLs()
         var missing: [String] = []
-        for image in feed where seen.insert(Self.key(image.url)).inserted {
+        for image in feed where seen.insert(ExactText(Self.key(image.url))).inserted {
             missing.append(image.url)
         }
         return missing

@@ -312,12 +312,12 @@ final class JSONFileTransaction: FeedStoreTransaction {
         return [UInt8](data)
     }
 
-    func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+    func cachedImageDataURLs() throws(ErrorRecord) -> Set<ExactText> {
         try checkReadable()
-        var urls = Set<String>()
+        var urls = Set<ExactText>()
         var old = try OldImageData(self)
-        while let (key, _) = try old.next() { urls.insert(String(decoding: key, as: UTF8.self)) }
-        try insertedData.forEachKey { (key) throws(ErrorRecord) in urls.insert(String(decoding: key, as: UTF8.self)) }
+        while let (key, _) = try old.next() { urls.insert(ExactText(String(decoding: key, as: UTF8.self))) }
+        try insertedData.forEachKey { (key) throws(ErrorRecord) in urls.insert(ExactText(String(decoding: key, as: UTF8.self))) }
         return urls
     }
 

@@ -188,7 +188,7 @@ public final class SQLiteFeedStore: FeedStore {
             try connection.createSchema()
             if case .success(let cached)? = snapshot.cache { try writer.insert(cached.feed, timestamp: cached.timestamp) }
             try writer.setValidators(snapshot.validators)
-            for (url, data) in snapshot.imageData { try writer.insertImageData(data, for: url) }
+            for (url, data) in snapshot.imageData { try writer.insertImageData(data, for: url.text) }
             try writer.commit()
         } catch {
             writer.end()

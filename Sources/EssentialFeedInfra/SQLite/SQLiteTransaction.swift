@@ -275,13 +275,13 @@ final class SQLiteTransaction: FeedStoreTransaction {
         }
     }
 
-    func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+    func cachedImageDataURLs() throws(ErrorRecord) -> Set<ExactText> {
         try checkActive()
-        return try connection.guarded { () throws(ErrorRecord) -> Set<String> in
+        return try connection.guarded { () throws(ErrorRecord) -> Set<ExactText> in
             let statement = try connection.prepare("SELECT url FROM image_data", "read")
-            var urls = Set<String>()
+            var urls = Set<ExactText>()
             while try statement.step() {
-                if let url = statement.text(0) { urls.insert(url) }
+                if let url = statement.text(0) { urls.insert(ExactText(url)) }
             }
             return urls
         }

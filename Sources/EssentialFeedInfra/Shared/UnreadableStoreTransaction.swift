@@ -60,7 +60,7 @@ public final class UnreadableStoreTransaction: FeedStoreTransaction {
         try store().retrieveImageData(for: url)
     }
 
-    public func cachedImageDataURLs() throws(ErrorRecord) -> Set<String> {
+    public func cachedImageDataURLs() throws(ErrorRecord) -> Set<ExactText> {
         try store().cachedImageDataURLs()
     }
 

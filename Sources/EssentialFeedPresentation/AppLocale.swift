@@ -119,16 +119,17 @@ public struct AppLocale: Equatable, Sendable {
 
     /// The locale from the environment, as GNU gettext picks the language
     /// of messages: the first language of `LANGUAGE` (a list separated by
-    /// colons) that has a translation, unless the locale is `C`; else the
-    /// locale, as POSIX orders it for messages: `LC_ALL`, then
-    /// `LC_MESSAGES`, then `LANG`; `C` when none is set.
+    /// colons) that has a translation (English has one; a `C` there stops
+    /// the search, at English), unless the locale is `C` or `POSIX` itself
+    /// (not `C.UTF-8`, as glibc has it); else the locale, as POSIX orders
+    /// it for messages: `LC_ALL`, then `LC_MESSAGES`, then `LANG`; `C`
+    /// when none is set.
     public static func fromEnvironment(_ environment: [String: String]) -> AppLocale {
         var locale = AppLocale("C")
         var isC = true
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             if let value = environment[name], !value.isEmpty {
-                let base = value.prefix { $0 != "." && $0 != "@" }
-                isC = base == "C" || base == "POSIX" || AppLocale(validating: value) == nil
+                isC = value == "C" || value == "POSIX" || AppLocale(validating: value) == nil
                 locale = AppLocale(value)
                 break
             }
@@ -136,9 +137,10 @@ public struct AppLocale: Equatable, Sendable {
         guard !isC, let languages = environment["LANGUAGE"] else { return locale }
         for entry in languages.split(separator: ":") {
             guard let listed = AppLocale(validating: String(entry)) else { continue }
+            let code = entry.prefix { $0 != "_" && $0 != "-" && $0 != "." && $0 != "@" }
+            if code == "C" || code == "POSIX" { return AppLocale("C") }
             // One without a translation is passed over (English is one).
-            let code = entry.prefix { $0 != "_" && $0 != "-" && $0 != "." && $0 != "@" }.lowercased()
-            if listed.language != "en" || code == "en" { return listed }
+            if listed.language != "en" || code.lowercased() == "en" { return listed }
         }
         return locale
     }

@@ -103,7 +103,7 @@ public struct FeedViewRenderer {
                     if !line.isEmpty { flush() }
                     for character in word {
                         let width = TerminalText.columns(character)
-                        if used + width > room { flush() }
+                        if used > 0, used + width > room { flush() }
                         line.append(character)
                         used += width
                     }

@@ -66,17 +66,21 @@ public enum TerminalText {
     static func columns(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x300 { return value == 0 ? 0 : 1 }
-        if isWide(value) { return 2 }
         if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }  // Hangul jamo that join
         switch scalar.properties.generalCategory {
+        // A mark first: the kana's voicing marks (U+3099) lie among the wide.
         case .nonspacingMark, .enclosingMark: return 0
-        case .format: return value == 0xAD ? 1 : 0  // a soft hyphen is shown
-        default: return 1
+        // Shown: a soft hyphen, and the signs written before Arabic numbers.
+        case .format: return value == 0xAD || (0x600...0x605).contains(value) || [0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x110BD, 0x110CD].contains(value) ? 1 : 0
+        default: return isWide(value) ? 2 : 1
         }
     }
 
-    /// The columns of `text`, character by character.
+    /// The columns of `text`, character by character; printable ASCII,
+    /// the usual text, a column a byte without a look at its characters.
     public static func columns<Text: StringProtocol>(_ text: Text) -> Int {
+        let bytes = text.utf8
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return bytes.count }
         var total = 0
         for character in text { total += columns(character) }
         return total
@@ -87,7 +91,7 @@ public enum TerminalText {
     private static func isWide(_ value: UInt32) -> Bool {
         switch value {
         case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
-             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F,
+             0x3400...0x4DFF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F,
              0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
              0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x16FF0...0x16FF1,
              0x17000...0x18CFF, 0x18D00...0x18D08, 0x1AFF0...0x1B2FF, 0x1F200...0x1F2FF,

@@ -56,7 +56,7 @@ struct FeedServerRouter {
         if let big = faults.big { response = padded(response, to: big) }
         if let status = faults.status { response.status = status }
         if etags, response.status == 200, faults.big == nil, faults.status == nil {
-            response = Self.validated(response, ifNoneMatch: request.field("If-None-Match"))
+            response = Self.validated(response, ifNoneMatch: request.listField("If-None-Match"))
         }
         return Reply(response: response, faults: faults)
     }
@@ -67,12 +67,8 @@ struct FeedServerRouter {
     /// refresh then gets its 304 from this server as from nginx.
     static func validated(_ response: HTTPResponse, ifNoneMatch: String?) -> HTTPResponse {
         var hash = FNV1a()
-        for segment in response.body.segments {
-            switch segment {
-            case .bytes(let bytes): hash.add(bytes)
-            case .repeated(let byte, let count): hash.add(repeatElement(byte, count: count))
-            }
-        }
+        // Bytes only: a padded body (`big`) is never tagged.
+        for case .bytes(let bytes) in response.body.segments { hash.add(bytes) }
         let tag = "\"" + hash.hex + "\""
         let field = HTTPResponse.Field(name: "ETag", value: tag)
         if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { listed in

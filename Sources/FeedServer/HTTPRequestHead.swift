@@ -20,6 +20,12 @@ struct HTTPRequestHead: Equatable {
         fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
+    /// A list field's lines as one, joined by commas (RFC 9110, 5.3); nil without any.
+    func listField(_ name: String) -> String? {
+        let values = fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+
     /// The lower-cased tokens of every `Connection` field.
     var connectionOptions: Set<String> {
         Set(fields.filter { $0.name.lowercased() == "connection" }.flatMap {

@@ -42,7 +42,7 @@ final class TerminalTextTests: XCTestCase {
             ("👍", 2), ("👍🏽", 2), ("🇫🇷", 2), ("👨‍👩‍👧", 2), ("❤\u{FE0F}", 2), ("1\u{FE0F}\u{20E3}", 2),
             ("❤", 1), ("ｱ", 1), ("\u{301}", 0), ("\u{200B}", 0), ("\u{200D}", 0),
             // A vowel sign that spaces takes its column; a conjunct, each letter's.
-            ("कि", 2), ("கொ", 2), ("ท่", 1), ("\u{1112}\u{1161}\u{11AB}", 2),
+            ("कि", 2), ("か\u{3099}", 2), ("䷀", 2), ("\u{600}", 1), ("கொ", 2), ("ท่", 1), ("\u{1112}\u{1161}\u{11AB}", 2),
         ]
         for (character, columns) in expected {
             XCTAssertEqual(TerminalText.columns(character), columns, "\(character.unicodeScalars.map { String($0.value, radix: 16) })")

@@ -46,6 +46,7 @@ final class FeedServerRouteTests: FeedServerTestCase {
                 XCTAssertTrue(again.body.isEmpty)
             }
             XCTAssertEqual(try get(target, port: port, method: "HEAD", fields: ["If-None-Match: \(tag)"]).status, 304)
+            XCTAssertEqual(try get(target, port: port, fields: ["If-None-Match: \"other\"", "If-None-Match: \(tag)"]).status, 304, "a list on two lines")
             XCTAssertEqual(try get(target, port: port, fields: ["If-None-Match: \"other\""]).status, 200)
         }
         let page1 = try get("/v1/feed?limit=1", port: port).field("ETag")

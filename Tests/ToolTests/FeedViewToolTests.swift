@@ -106,7 +106,7 @@ final class FeedViewToolTests: XCTestCase {
         XCTAssertFalse(german.out.contains("My Feed"), german.out)
         let listed = sh("feed-view < /dev/null", environment: ["LANG": "ca_ES.UTF-8", "LANGUAGE": "ca:de:en", "LC_ALL": "", "LC_MESSAGES": ""])
         XCTAssertEqual(listed.out, german.out)
-        let c = sh("feed-view < /dev/null", environment: ["LANG": "C.UTF-8", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""])
+        let c = sh("feed-view < /dev/null", environment: ["LANG": "C", "LANGUAGE": "de", "LC_ALL": "", "LC_MESSAGES": ""])
         XCTAssertEqual(c.out, "My Feed\n\n")
     }
 
@@ -147,6 +147,16 @@ final class FeedViewToolTests: XCTestCase {
             "  http://x/a",
             "",
         ])
+    }
+
+    /// One character wider than a line (Hangul jamo that join: one
+    /// cluster) is a line of its own, with no empty line before it (found
+    /// in review).
+    func test_view_aCharacterWiderThanALine_isALineOfItsOwn() {
+        let jamo = String(repeating: "\u{1100}", count: 10)
+        let record = #"{"id":"A9496121-E218-466E-9685-E7A6C8DA9AD4","url":"http://x/a","description":"\#(jamo)"}"#
+        let run = sh("feed-view --width 20", stdin: record + "\n", environment: env)
+        XCTAssertEqual(run.lines, ["My Feed", "", "  " + jamo, "  http://x/a", ""])
     }
 
     /// A word longer than a line is cut into lines, each character counted

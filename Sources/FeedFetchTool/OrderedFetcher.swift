@@ -172,10 +172,10 @@ final class OrderedFetcher: @unchecked Sendable {
                 diagnostics.debug("GET \(url): \(response.status), \(counted(response.bodyCount, "byte")), \(milliseconds) ms\(redirected)")
                 if let spilled = response.spilled?.spill as? SpooledBody {
                     do throws(ErrorRecord) {
-                        let record = try SpooledRecord(url: Secrets.redact(url), response, spilled)
+                        let record = try SpooledRecord(url: Secrets.redactURL(url), response, spilled)
                         outcome = Outcome(line: [], failure: nil, message: nil, spooled: record)
                     } catch {
-                        outcome = OrderedFetcher.outcome(ErrorRecord(error.kind, error.message, context: [.init("url", Secrets.redact(url))]))
+                        outcome = OrderedFetcher.outcome(ErrorRecord(error.kind, error.message, context: [.init("url", Secrets.redactURL(url))]))
                     }
                 } else {
                     outcome = Outcome(line: OrderedFetcher.record(url: url, response), failure: nil, message: nil)
@@ -208,7 +208,7 @@ final class OrderedFetcher: @unchecked Sendable {
     /// password of their user-info shown as `***`.
     static func record(url: String, _ response: HTTPResult) -> [UInt8] {
         let record = Response.fromBody(
-            url: Secrets.redact(url), status: response.status, bytes: response.body, finalURL: response.finalURL.map(Secrets.redact),
+            url: Secrets.redactURL(url), status: response.status, bytes: response.body, finalURL: response.finalURL.map(Secrets.redactURL),
             etag: response.etag, lastModified: response.lastModified)
         var writer = JSONWriter(capacity: response.body.count + response.body.count / 3 + 256)
         record.write(to: &writer)

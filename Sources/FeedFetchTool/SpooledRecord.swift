@@ -36,7 +36,7 @@ struct SpooledRecord {
         writer.beginObject()
         writer.member("url", url)
         writer.member("status", response.status)
-        writer.member("final_url", response.finalURL.map(Secrets.redact))
+        writer.member("final_url", response.finalURL.map(Secrets.redactURL))
         writer.member("etag", response.etag)
         writer.member("last_modified", response.lastModified)
         writer.key(json ? "body" : "body_base64")

@@ -10,6 +10,11 @@ final class SecretsTests: XCTestCase {
             XCTAssertEqual(Secrets.redactURL("http://u:sec\(byte)ret@h/x"), "http://u:***@h/x", byte.debugDescription)
         }
         XCTAssertEqual(Secrets.redactURL("http://h/a b@c"), "http://h/a b@c", "an @ past the authority")
+        // Its own user-info only: a URL in its query is part of its path,
+        // and two images that differed there had one key (found by the hunt).
+        XCTAssertEqual(Secrets.redactURL("http://h/img?src=http://u:tokenA@cdn/a.png"), "http://h/img?src=http://u:tokenA@cdn/a.png")
+        XCTAssertEqual(Secrets.redactURL("http://u:p@h/?src=http://v:q@cdn"), "http://u:***@h/?src=http://v:q@cdn")
+        XCTAssertEqual(Secrets.redact("see http://h/?src=http://v:q@cdn"), "see http://h/?src=http://v:***@cdn", "a message hides every one")
         XCTAssertEqual(Secrets.redact("see http://h/x and a:b@c"), "see http://h/x and a:b@c", "a message: a blank ends the URL")
     }
 

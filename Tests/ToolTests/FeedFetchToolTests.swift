@@ -96,6 +96,28 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(Set(bodies).count, 2, "each its own response: \(bodies)")
     }
 
+    /// A URL in an image URL's query (an image proxy's `src=`) is part of
+    /// it, its user-info too: the response's `url` is the URL asked for,
+    /// and each image's data is kept under its own. Masked, two images that
+    /// differed there were one, and the second was shown with the first's
+    /// data (found by the hunt).
+    func test_imagesWhoseQueriesHoldURLsWithPasswords_areEachFetchedAndStoredAsThemselves() throws {
+        let server = try RawSocketServer { connection in
+            while let head = connection.readRequest() {
+                guard connection.respond(String(head.split(separator: " ")[1])) else { return }
+            }
+        }
+        addTeardownBlock { server.stop() }
+        let a = server.base + "/img?src=http://u:tokenA@cdn/a.png", b = server.base + "/img?src=http://u:tokenB@cdn/a.png"
+        let store = temporaryDirectory(self) + "/feed.sqlite"
+        let run = sh(#"feed-fetch "$A" "$B" | tee "$T.out" | feed-cache --store "$T" save-images && feed-cache --store "$T" image "$A" && echo && feed-cache --store "$T" image "$B""#,
+                     environment: ["A": a, "B": b, "T": store])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.out, "/img?src=http://u:tokenA@cdn/a.png\n/img?src=http://u:tokenB@cdn/a.png")
+        let urls = (try? String(contentsOfFile: store + ".out", encoding: .utf8))?.contains(#""url":"\#(b)""#)
+        XCTAssertEqual(urls, true, "the URL asked for")
+    }
+
     func test_fetch_keepsTheBaseURLsPath() throws {
         let server = try Served(test: self)
         let run = sh("feed-fetch --base-url \"$B/_fault/delay=1/\" --limit 1 | feed-map", environment: ["B": server.base])

@@ -16,7 +16,7 @@ extension Tool {
             let rules = rules()
             var start = timespec(), end = timespec()
             clock_gettime(CLOCK_MONOTONIC, &start)
-            let outcome = Sandbox.confine(rules)
+            let outcome = Sandbox.confine(rules, earlierThread: Signals.runOnSignalThread)
             clock_gettime(CLOCK_MONOTONIC, &end)
             if !outcome.missing.isEmpty { diagnostics.debug("sandbox: not confined by \(outcome.missing.joined(separator: "; "))") }
             let microseconds = (end.tv_sec - start.tv_sec) * 1_000_000 + (end.tv_nsec - start.tv_nsec) / 1000
@@ -37,10 +37,16 @@ extension Tool {
             let text = result == 0 ? "allowed" : String(cString: strerror(result))
             diagnostics.error("sandbox probe: \(what): \(text)")
         }
-        let file = environment["FEED_TEST_SANDBOX_PROBE_FILE"] ?? "/etc/passwd"
+        let file = environment["FEED_TEST_SANDBOX_PROBE_FILE"] ?? "/etc/shells"
         let fd = open(file, O_RDONLY | O_CLOEXEC)
         said("open \(file)", fd >= 0 ? 0 : errno)
         if fd >= 0 { close(fd) }
+        let onSignalThread = Signals.runOnSignalThread {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { close(fd) }
+            return fd >= 0 ? 0 : errno
+        }
+        said("open \(file) on the signals' thread", onSignalThread ?? ENOSYS)
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         said("socket", socketFD >= 0 ? 0 : errno)
         if socketFD >= 0 { close(socketFD) }

@@ -28,12 +28,18 @@ public enum Signals {
         /// The process is about to run another program in its place
         /// (`handOver`): a signal is left pending for that program.
         var handingOver = false
+        /// A job for the signals' thread (`runOnSignalThread`), and its result.
+        var job: (@Sendable () -> Int32)?
+        var jobResult: Int32?
+        let jobDone = Condition()
     }
 
     /// The signals taken: set once by `install`, before any other thread
     /// runs, and only read after (read without a lock: the gate asks while
     /// it holds its own, which promises to take none the signal's thread takes).
     nonisolated(unsafe) private static var taken = sigset_t()
+    /// The signals' thread, once started (set by `install`, read after).
+    nonisolated(unsafe) private static var thread: pthread_t?
 
     private static let registry = Registry()
 
@@ -46,6 +52,8 @@ public enum Signals {
         registry.lock.withLock { registry.output = output }
         taken = set
         InterruptGate.isSignalPending = { Signals.isSignalPending }
+        // And the thread's own: a job asked of it (`runOnSignalThread`).
+        sigaddset(&set, jobSignal)
         pthread_sigmask(SIG_BLOCK, &set, nil)
         #if canImport(Glibc)
         var thread = pthread_t()
@@ -77,7 +85,54 @@ public enum Signals {
             sigemptyset(&taken)
             InterruptGate.isSignalPending = nil
             if descriptor >= 0 { close(descriptor) }
+        } else {
+            Signals.thread = thread
         }
+    }
+
+    #if canImport(CSignalFD)
+    private static let jobSignal = feed_signal_job()
+    #else
+    private static let jobSignal = SIGUSR2
+    #endif
+
+    /// Runs `job` on the signals' thread and waits for what it returns;
+    /// nil when there is no such thread, or it did not answer within 5 s
+    /// (it is ending the process). For the confinement: Landlock restricts
+    /// the thread that asks and those it starts after, and this thread,
+    /// started first, kept every file (found by the hunt). It is woken by
+    /// a signal of its own, sent to it alone (SIGRTMAX-1, blocked in every
+    /// thread; one sent to the process from outside is taken and ignored).
+    public static func runOnSignalThread(_ job: @escaping @Sendable () -> Int32) -> Int32? {
+        guard let thread else { return nil }
+        let done = registry.jobDone
+        done.lock()
+        defer { done.unlock() }
+        registry.job = job
+        registry.jobResult = nil
+        guard pthread_kill(thread, jobSignal) == 0 else { registry.job = nil; return nil }
+        var waited = 0
+        while registry.jobResult == nil, waited < 50 {
+            _ = done.wait(seconds: 0.1)
+            waited += 1
+        }
+        registry.job = nil
+        return registry.jobResult
+    }
+
+    /// On the signals' thread: runs the job asked of it, if any.
+    private static func runJob() {
+        let done = registry.jobDone
+        done.lock()
+        let job = registry.job
+        registry.job = nil
+        done.unlock()
+        guard let job else { return }
+        let result = job()
+        done.lock()
+        registry.jobResult = result
+        done.broadcast()
+        done.unlock()
     }
 
     /// The signals taken: SIGINT, SIGTERM, and SIGHUP unless it was
@@ -201,12 +256,21 @@ public enum Signals {
     private static func takeTheSignals(descriptor: Int32) -> Never {
         var set = signals()
         var signal: Int32 = 0
+        var jobs = sigset_t()
+        sigemptyset(&jobs)
+        sigaddset(&jobs, jobSignal)
         #if DEBUG
         // A signal sent now stays pending until this thread goes on.
         TestPause.at("FEED_TEST_PAUSE_SIGNAL_THREAD")
         #endif
         guard descriptor >= 0 else {
-            while sigwait(&set, &signal) != 0 {}
+            var waited = set
+            sigaddset(&waited, jobSignal)
+            while true {
+                while sigwait(&waited, &signal) != 0 {}
+                guard signal == jobSignal else { break }
+                runJob()
+            }
             #if DEBUG
             TestPause.at("FEED_TEST_PAUSE_SIGNAL_TAKEN")
             #endif
@@ -223,7 +287,14 @@ public enum Signals {
             terminate(signal, marked: output)
         }
         var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        while poll(&ready, 1, -1) != 1 {}
+        var now = timespec()
+        while true {
+            while poll(&ready, 1, -1) != 1 {}
+            // A job asked of this thread is taken alone (a signal to end
+            // the process stays pending, for the mark first).
+            guard sigtimedwait(&jobs, nil, &now) == jobSignal else { break }
+            runJob()
+        }
         #if DEBUG
         // Woken by a signal that is still pending.
         TestPause.at("FEED_TEST_PAUSE_SIGNAL_WOKEN")

@@ -142,9 +142,9 @@ extension SandboxRules {
 /// before it reads any input.
 ///
 /// Landlock applies to the calling thread and to the threads it starts
-/// from then on (a thread started before, such as the one that waits for
-/// signals, keeps the files it had); the seccomp filter applies to every
-/// thread of the process.
+/// from then on: a thread started before (the one that waits for signals)
+/// is asked to restrict itself too (`earlierThread`); the seccomp filter
+/// applies to every thread of the process.
 ///
 /// A confined tool must not use Dispatch's global queues: libdispatch reads
 /// /proc/<thread>/stat once a second to watch their threads, and stops the
@@ -161,7 +161,11 @@ public enum Sandbox {
         public var missing: [String] = []
     }
 
-    public static func confine(_ rules: SandboxRules) -> Outcome {
+    /// A way to run a job on a thread started before the confinement, and
+    /// wait for what it returns (0, or errno); nil when there is none.
+    public typealias EarlierThread = (_ job: @escaping @Sendable () -> Int32) -> Int32?
+
+    public static func confine(_ rules: SandboxRules, earlierThread: EarlierThread? = nil) -> Outcome {
         var outcome = Outcome()
         // Needed by both: no program started from here gains privileges.
         guard feed_no_new_privs() == 0 else {
@@ -169,7 +173,7 @@ public enum Sandbox {
             return outcome
         }
         outcome.noNewPrivileges = true
-        switch landlock(rules) {
+        switch landlock(rules, earlierThread: earlierThread) {
         case let .success(abi): outcome.landlock = abi
         case let .failure(reason): outcome.missing.append("Landlock: \(reason.text)")
         }
@@ -208,7 +212,7 @@ public enum Sandbox {
         return rights
     }
 
-    private static func landlock(_ rules: SandboxRules) -> Result<Int, Refusal> {
+    private static func landlock(_ rules: SandboxRules, earlierThread: EarlierThread?) -> Result<Int, Refusal> {
         let abi = feed_landlock_create_ruleset(nil, 0, 1)
         guard abi >= 1 else { return .failure(Refusal(text: abi < 0 ? String(cString: strerror(errno)) : "ABI \(abi)")) }
         let handled = handledRights(abi: abi)
@@ -242,6 +246,13 @@ public enum Sandbox {
             }
         }
         guard feed_landlock_restrict_self(ruleset) == 0 else { return .failure(Refusal(text: String(cString: strerror(errno)))) }
+        // Landlock holds the calling thread and those it starts from now on:
+        // a thread started before (the one that waits for signals) restricts
+        // itself with the same rules, or it kept every file (found by the hunt).
+        let shared = ruleset
+        if let result = earlierThread?({ feed_no_new_privs() == 0 && feed_landlock_restrict_self(shared) == 0 ? 0 : errno }), result != 0 {
+            return .failure(Refusal(text: "the signals' thread: \(String(cString: strerror(result)))"))
+        }
         return .success(abi)
     }
 

@@ -68,11 +68,27 @@ final class SandboxTests: XCTestCase {
         try skipUnlessTheProbeIsBuiltIn()
         for (tool, arguments) in Self.filters {
             XCTAssertEqual(probe(tool, arguments), [
-                "\(tool): sandbox probe: open /etc/passwd: Permission denied",
+                "\(tool): sandbox probe: open /etc/shells: Permission denied",
+                "\(tool): sandbox probe: open /etc/shells on the signals' thread: Permission denied",
                 "\(tool): sandbox probe: socket: Operation not permitted",
                 "\(tool): sandbox probe: io_uring_setup: Operation not permitted",
                 "\(tool): sandbox probe: exec /bin/true: Operation not permitted",
             ], "\(tool) \(arguments)")
+        }
+    }
+
+    /// The thread that waits for signals, started before the confinement,
+    /// is held to the same rules, waiting on a signalfd or in sigwait (it
+    /// kept every file: found by the hunt), and still takes a signal.
+    func test_theSignalsThread_isConfinedToo_andStillEndsTheToolOnASignal() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        XCTAssertEqual(probe("feed-map", "", environment: ["FEED_TEST_NO_SIGNALFD": "1"]).prefix(2), [
+            "feed-map: sandbox probe: open /etc/shells: Permission denied",
+            "feed-map: sandbox probe: open /etc/shells on the signals' thread: Permission denied",
+        ])
+        for way in ["", "FEED_TEST_NO_SIGNALFD=1"] {
+            let run = sh("sleep 2 | env \(way) feed-map & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; echo $?")
+            XCTAssertEqual(run.out, "143\n", way)
         }
     }
 
@@ -122,7 +138,8 @@ final class SandboxTests: XCTestCase {
         // io_uring where the kernel lets every process have it.
         let ring = (try? String(contentsOfFile: "/proc/sys/kernel/io_uring_disabled", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
         XCTAssertEqual(probe("feed-map", "", environment: ["FEED_SANDBOX": "off"]).filter { ring || !$0.contains("io_uring") }, [
-            "feed-map: sandbox probe: open /etc/passwd: allowed",
+            "feed-map: sandbox probe: open /etc/shells: allowed",
+            "feed-map: sandbox probe: open /etc/shells on the signals' thread: allowed",
             "feed-map: sandbox probe: socket: allowed",
         ] + (ring ? ["feed-map: sandbox probe: io_uring_setup: allowed"] : []) + [
             "feed-map: sandbox probe: exec /bin/true: allowed",
@@ -167,7 +184,8 @@ final class SandboxTests: XCTestCase {
         let dir = temporaryDirectory(self)
         let store = dir + "/new/folder/feed.json"
         XCTAssertEqual(probe("feed-cache", "--store '\(store)' save --allow-empty"), [
-            "feed-cache: sandbox probe: open /etc/passwd: Permission denied",
+            "feed-cache: sandbox probe: open /etc/shells: Permission denied",
+            "feed-cache: sandbox probe: open /etc/shells on the signals' thread: Permission denied",
             "feed-cache: sandbox probe: socket: Operation not permitted",
             "feed-cache: sandbox probe: io_uring_setup: Operation not permitted",
             "feed-cache: sandbox probe: exec /bin/true: Operation not permitted",
@@ -208,7 +226,8 @@ final class SandboxTests: XCTestCase {
             let run = sh("printf '' | \(tool) > /dev/null & pid=$!; sleep 1; kill $pid 2>/dev/null; wait $pid", environment: ["FEED_TEST_SANDBOX_PROBE": "1"])
             let lines = run.stderr.split(separator: "\n").map(String.init).filter { $0.contains("sandbox probe:") }
             XCTAssertEqual(lines, [
-                "\(name): sandbox probe: open /etc/passwd: Permission denied",
+                "\(name): sandbox probe: open /etc/shells: Permission denied",
+                "\(name): sandbox probe: open /etc/shells on the signals' thread: Permission denied",
                 "\(name): sandbox probe: socket: \(socket)",
                 "\(name): sandbox probe: io_uring_setup: Operation not permitted",
                 "\(name): sandbox probe: exec /bin/true: Operation not permitted",

@@ -202,6 +202,16 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertEqual(run.records().first?["error"] as? String, "connectivity")
     }
 
+    /// A host libcurl refuses is a URL no client can use (65), as the man
+    /// page says, not a connection that failed (69, on every run of a
+    /// sync whose feed named it: found by the hunt); as an operand, a usage error.
+    func test_fetch_aHostLibcurlRefuses_isInvalidData_notConnectivity() {
+        let record = sh("feed-fetch", stdin: #"{"url":"http://cdn!example/a.png"}"# + "\n")
+        XCTAssertEqual(record.status, 65, record.stderr)
+        XCTAssertEqual(record.records().first?["error"] as? String, "invalid_data")
+        XCTAssertEqual(sh("feed-fetch 'http://cdn!example/a.png'").status, 64)
+    }
+
     func test_fetch_readsURLLinesAndRecordsAndPassesErrorRecordsThrough() throws {
         let server = try Served(test: self)
         let b = server.base

@@ -63,6 +63,59 @@ static const uint32_t feed_nr_io_uring_setup = __NR_io_uring_setup;
 static const uint32_t feed_nr_io_uring_enter = __NR_io_uring_enter;
 static const uint32_t feed_nr_io_uring_register = __NR_io_uring_register;
 
+/* Calls on another process, and on files by path that Landlock does not
+   govern (their owner, mode, times and extended attributes). A call this
+   architecture does not have is a number no call has. */
+#ifdef __NR_chmod
+static const uint32_t feed_nr_chmod = __NR_chmod;
+#else
+static const uint32_t feed_nr_chmod = 0xFFFFFFFF;
+#endif
+#ifdef __NR_chown
+static const uint32_t feed_nr_chown = __NR_chown;
+#else
+static const uint32_t feed_nr_chown = 0xFFFFFFFF;
+#endif
+#ifdef __NR_lchown
+static const uint32_t feed_nr_lchown = __NR_lchown;
+#else
+static const uint32_t feed_nr_lchown = 0xFFFFFFFF;
+#endif
+#ifdef __NR_utime
+static const uint32_t feed_nr_utime = __NR_utime;
+#else
+static const uint32_t feed_nr_utime = 0xFFFFFFFF;
+#endif
+#ifdef __NR_utimes
+static const uint32_t feed_nr_utimes = __NR_utimes;
+#else
+static const uint32_t feed_nr_utimes = 0xFFFFFFFF;
+#endif
+#ifdef __NR_futimesat
+static const uint32_t feed_nr_futimesat = __NR_futimesat;
+#else
+static const uint32_t feed_nr_futimesat = 0xFFFFFFFF;
+#endif
+static const uint32_t feed_nr_fchmodat = __NR_fchmodat;
+static const uint32_t feed_nr_fchownat = __NR_fchownat;
+static const uint32_t feed_nr_utimensat = __NR_utimensat;
+static const uint32_t feed_nr_setxattr = __NR_setxattr;
+static const uint32_t feed_nr_lsetxattr = __NR_lsetxattr;
+static const uint32_t feed_nr_removexattr = __NR_removexattr;
+static const uint32_t feed_nr_lremovexattr = __NR_lremovexattr;
+/* Newer than some kernels' headers: the numbers every architecture shares. */
+static const uint32_t feed_nr_fchmodat2 = 452;
+static const uint32_t feed_nr_setxattrat = 463;
+static const uint32_t feed_nr_removexattrat = 466;
+static const uint32_t feed_nr_kill = __NR_kill;
+static const uint32_t feed_nr_tkill = __NR_tkill;
+static const uint32_t feed_nr_tgkill = __NR_tgkill;
+static const uint32_t feed_nr_rt_sigqueueinfo = __NR_rt_sigqueueinfo;
+static const uint32_t feed_nr_rt_tgsigqueueinfo = __NR_rt_tgsigqueueinfo;
+static const uint32_t feed_nr_pidfd_send_signal = 424;
+static const uint32_t feed_nr_pidfd_getfd = 438;
+static const uint32_t feed_nr_process_madvise = 440;
+
 /* io_uring_setup with its parameters zeroed (the tests' probe): a ring
    made is closed at once. */
 static inline long feed_io_uring_setup_probe(void) {

@@ -209,28 +209,52 @@ public enum FeedStores {
         }
     }
 
-    /// `bytes` with each `%XY` decoded (a `%` not followed by two hex digits kept).
-    private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case 0x30...0x39: byte - 0x30
-            case 0x41...0x46: byte - 0x41 + 10
-            case 0x61...0x66: byte - 0x61 + 10
-            default: nil
+    private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] { URLAuthority.percentDecoded(bytes) }
+
+    /// The files that the service the PostgreSQL URI `store` names
+    /// (`service=`, else `PGSERVICE`) names in turn, as libpq finds it: in
+    /// `PGSERVICEFILE` (else ~/.pg_service.conf), else in the system's
+    /// pg_service.conf (`PGSYSCONFDIR`, else Debian's folder). A
+    /// `passfile=` there was unreadable in the sandbox, and the store "no
+    /// password supplied" (found by the hunt).
+    public static func filesNamedByService(of store: String, environment: [String: String]) -> [String] {
+        guard isPostgreSQL(store) else { return [] }
+        let text = Array(store.utf8)
+        var service = environment["PGSERVICE"] ?? ""
+        if let (_, after) = userInformation(in: text) {
+            for (name, value) in parameters(in: text, from: after) where percentDecoded(text[name]) == Array("service".utf8) {
+                service = String(decoding: percentDecoded(text[value]), as: UTF8.self)
             }
         }
-        var out: [UInt8] = []
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            if bytes[i] == 0x25, i + 2 < bytes.endIndex, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]) {
-                out.append(high << 4 | low)
-                i += 3
-            } else {
-                out.append(bytes[i])
-                i += 1
+        guard !service.isEmpty else { return [] }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let userFile = environment["PGSERVICEFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { $0 + "/.pg_service.conf" }
+        let systemFile = (environment["PGSYSCONFDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/postgresql-common") + "/pg_service.conf"
+        let named: Set<String> = ["passfile", "sslrootcert", "sslcert", "sslkey", "sslcrl", "sslcrldir"]
+        for file in [userFile, systemFile].compactMap({ $0 }) {
+            guard let bytes = try? POSIXFiles.readFile(file, named: file) else { continue }
+            var inService = false, found = false
+            var files: [String] = []
+            func trimmed(_ text: Substring) -> Substring {
+                let start = text.firstIndex { $0 != " " && $0 != "\t" } ?? text.endIndex
+                let end = text[start...].lastIndex { $0 != " " && $0 != "\t" }.map { text.index(after: $0) } ?? start
+                return text[start..<end]
             }
+            for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+                let line = trimmed(line)
+                if line.hasPrefix("[") && line.hasSuffix("]") {
+                    inService = line.dropFirst().dropLast() == service
+                    found = found || inService
+                } else if inService, let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                    let key = String(trimmed(line[..<equals]))
+                    let value = String(trimmed(line[line.index(after: equals)...]))
+                    if named.contains(key), !value.isEmpty { files.append(value) }
+                }
+            }
+            // libpq reads the first file that has the service.
+            if found { return files }
         }
-        return out
+        return []
     }
 
     /// The error of a store that stayed locked past the wait limit, naming it.

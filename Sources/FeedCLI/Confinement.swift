@@ -60,6 +60,26 @@ extension Tool {
             waitpid(child, &status, 0)
         }
         said("exec /bin/true", spawned)
+        said("signal another process", kill(getppid(), 0) == 0 ? 0 : errno)
+        let folder = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((folder + "/probe-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let madeFile = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        said("chown a file", made < 0 ? errno : chown(madeFile, getuid(), getgid()) == 0 ? 0 : errno)
+        said("chmod a file 0644", made < 0 ? errno : chmod(madeFile, 0o644) == 0 ? 0 : errno)
+        if made >= 0 { close(made); unlink(madeFile) }
+        // An abstract Unix socket a test listens on, outside the tool.
+        if let name = environment["FEED_TEST_SANDBOX_PROBE_ABSTRACT"] {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let path = [UInt8(0)] + Array(name.utf8)
+            withUnsafeMutableBytes(of: &address.sun_path) { room in for (index, byte) in path.enumerated() where index < room.count { room[index] = byte } }
+            let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
+            let connected = fd < 0 ? -1 : withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
+            said("connect an abstract socket", connected == 0 ? 0 : errno)
+            if fd >= 0 { close(fd) }
+        }
     }
     #endif
 }

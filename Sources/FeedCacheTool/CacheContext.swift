@@ -52,6 +52,7 @@ struct CacheContext {
             // `sslrootcert=`, ...): libpq could not read them, and a store that
             // psql reached was "no password supplied" (found by the hunt).
             rules.readable += FeedStores.filesNamed(byPostgreSQLURI: path)
+            rules.readable += FeedStores.filesNamedByService(of: path, environment: environment)
         } else {
             if command == "save" || command == "save-images" { FeedStores.prepareFolder(of: path) }
             rules.writable.append(FeedStores.folder(of: path))

@@ -57,10 +57,31 @@ public struct SandboxRules: Sendable, Equatable {
         rules.readable += [
             "/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf", "/etc/services",
             "/etc/passwd", "/etc/group",
-            "/etc/ssl", "/usr/lib/ssl", "/usr/share/ca-certificates", "/etc/pki",
+            "/usr/lib/ssl", "/usr/share/ca-certificates", "/etc/crypto-policies",
             "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache",
         ]
+        rules.readable += certificateAuthorities
         return rules
+    }
+
+    /// The systems' stores of certificate authorities and TLS's
+    /// configuration (Debian's, Red Hat's, Arch's, SUSE's), and not the
+    /// rest of /etc/ssl or /etc/pki: their private folders hold servers'
+    /// keys (found by the hunt). A default bundle or folder that is a link
+    /// elsewhere (Arch's, NixOS's) has what it leads to too: https failed
+    /// there with "error setting certificate file" (found by the hunt).
+    static var certificateAuthorities: [String] {
+        let stores = ["/etc/ssl/certs", "/etc/ssl/cert.pem", "/etc/ssl/openssl.cnf", "/etc/ssl/ct_log_list.cnf",
+                      "/etc/pki/tls/certs", "/etc/pki/tls/cert.pem", "/etc/pki/tls/openssl.cnf", "/etc/pki/ca-trust",
+                      "/etc/ca-certificates", "/var/lib/ca-certificates"]
+        let defaults = ["/etc/ssl/certs", "/etc/ssl/certs/ca-certificates.crt", "/etc/ssl/cert.pem", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/pki/tls/cert.pem"]
+        let leadTo = defaults.compactMap { path -> String? in
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            let target = String(cString: resolved)
+            return target == path ? nil : target
+        }
+        return stores + leadTo
     }
 }
 
@@ -202,6 +223,7 @@ public enum Sandbox {
     private static let execute: UInt64 = 1 << 0, writeFile: UInt64 = 1 << 1, readFile: UInt64 = 1 << 2, readDirectory: UInt64 = 1 << 3
     private static let makeCharacterDevice: UInt64 = 1 << 6, makeBlockDevice: UInt64 = 1 << 11
     private static let refer: UInt64 = 1 << 13, truncate: UInt64 = 1 << 14, ioctlDevice: UInt64 = 1 << 15
+    private static let scopeAbstractUnixSocket: UInt64 = 1 << 0
 
     /// Every right on files the kernel's ABI knows: each is refused unless a rule grants it.
     static func handledRights(abi: Int) -> UInt64 {
@@ -216,9 +238,13 @@ public enum Sandbox {
         let abi = feed_landlock_create_ruleset(nil, 0, 1)
         guard abi >= 1 else { return .failure(Refusal(text: abi < 0 ? String(cString: strerror(errno)) : "ABI \(abi)")) }
         let handled = handledRights(abi: abi)
-        // struct landlock_ruleset_attr up to handled_access_fs: the first version's size.
-        var attribute = handled
-        let ruleset = Int32(truncatingIfNeeded: feed_landlock_create_ruleset(&attribute, MemoryLayout<UInt64>.size, 0))
+        // struct landlock_ruleset_attr: handled_access_fs, handled_access_net
+        // (none: seccomp has the sockets) and, from ABI 6, scoped: no
+        // connection to an abstract Unix socket made outside the tool (a
+        // desktop's, a container runtime's: allowed before, found by the hunt).
+        var attribute = (handled, UInt64(0), abi >= 6 ? Self.scopeAbstractUnixSocket : 0)
+        let size = abi >= 6 ? MemoryLayout<(UInt64, UInt64, UInt64)>.size : MemoryLayout<UInt64>.size
+        let ruleset = Int32(truncatingIfNeeded: feed_landlock_create_ruleset(&attribute, size, 0))
         guard ruleset >= 0 else { return .failure(Refusal(text: String(cString: strerror(errno)))) }
         defer { close(ruleset) }
         let written = handled & ~(execute | makeCharacterDevice | makeBlockDevice | ioctlDevice)
@@ -241,6 +267,10 @@ public enum Sandbox {
                 let isDirectory = status.st_mode & S_IFMT == S_IFDIR
                 let granted = isDirectory ? rights : rights & (writeFile | readFile | truncate)
                 guard feed_landlock_add_path_rule(ruleset, granted & handled, fd) == 0 else {
+                    // A pipe or a socket (`NETRC=<(...)`): no file system
+                    // Landlock governs, nothing to grant, and read all the
+                    // same. It left Landlock out whole (found by the hunt).
+                    if errno == EBADFD { continue }
                     return .failure(Refusal(text: "\(path): \(String(cString: strerror(errno)))"))
                 }
             }
@@ -261,10 +291,17 @@ public enum Sandbox {
     /// The system calls refused, with EPERM: starting a program, reading
     /// or writing another process, and io_uring (none uses it, and the
     /// operations of a ring, a connect or a send among them, are no system
-    /// calls a filter sees) always; sockets as `network` says.
+    /// calls a filter sees) always; sockets as `network` says; and what
+    /// Landlock does not govern of files by path: their owner, times and
+    /// extended attributes (a tool run as root, once taken over, could
+    /// chown any file: found by the hunt). A descriptor's own (fchown,
+    /// futimens) are the tool's files.
     static func refusedCalls(_ network: SandboxRules.Network) -> [UInt32] {
         let always = [feed_nr_execve, feed_nr_execveat, feed_nr_ptrace, feed_nr_process_vm_readv, feed_nr_process_vm_writev,
-                      feed_nr_io_uring_setup, feed_nr_io_uring_enter, feed_nr_io_uring_register]
+                      feed_nr_io_uring_setup, feed_nr_io_uring_enter, feed_nr_io_uring_register,
+                      feed_nr_chown, feed_nr_lchown, feed_nr_fchownat, feed_nr_utime, feed_nr_utimes, feed_nr_futimesat,
+                      feed_nr_setxattr, feed_nr_lsetxattr, feed_nr_removexattr, feed_nr_lremovexattr, feed_nr_setxattrat, feed_nr_removexattrat,
+                      feed_nr_tkill, feed_nr_pidfd_send_signal, feed_nr_pidfd_getfd, feed_nr_process_madvise]
         let making = [feed_nr_socket, feed_nr_socketpair, feed_nr_connect, feed_nr_bind, feed_nr_listen]
         switch network {
         case .none: return always + making + [feed_nr_accept, feed_nr_accept4]
@@ -273,38 +310,88 @@ public enum Sandbox {
         }
     }
 
+    /// The calls allowed only when an argument says so: a signal only to
+    /// this process (its first argument, the process or thread group),
+    /// not to another (any process, for root: found by the hunt); a mode
+    /// set by path only to the owner's alone, as the tools set it (0600 a
+    /// file, 0700 a folder; not 0666); a file's times only through its
+    /// descriptor (`utimensat` without a path, as `futimens` calls it).
+    enum Condition: Equatable {
+        case ownProcess(argument: UInt32)
+        case ownerOnlyMode(argument: UInt32)
+        case noPath(argument: UInt32)
+    }
+
+    static func conditionalCalls() -> [(UInt32, Condition)] {
+        [(feed_nr_kill, .ownProcess(argument: 0)), (feed_nr_tgkill, .ownProcess(argument: 0)),
+         (feed_nr_rt_sigqueueinfo, .ownProcess(argument: 0)), (feed_nr_rt_tgsigqueueinfo, .ownProcess(argument: 0)),
+         (feed_nr_chmod, .ownerOnlyMode(argument: 1)), (feed_nr_fchmodat, .ownerOnlyMode(argument: 2)),
+         (feed_nr_fchmodat2, .ownerOnlyMode(argument: 2)), (feed_nr_utimensat, .noPath(argument: 1))]
+    }
+
     /// The filter program: another architecture's calls (or x32's) refused,
-    /// each refused call refused, everything else allowed.
-    static func program(refusing calls: [UInt32]) -> [sock_filter] {
-        func statement(_ code: Int32, _ k: UInt32) -> sock_filter { sock_filter(code: UInt16(code), jt: 0, jf: 0, k: k) }
-        func jump(_ code: Int32, _ k: UInt32, _ whenTrue: Int, _ whenFalse: Int) -> sock_filter {
-            sock_filter(code: UInt16(code), jt: UInt8(whenTrue), jf: UInt8(whenFalse), k: k)
+    /// each refused call refused, each conditional call allowed as its
+    /// condition says, everything else allowed. `process` is this process's id.
+    static func program(refusing calls: [UInt32], conditional: [(UInt32, Condition)], process: UInt32) -> [sock_filter] {
+        // Written with labels (a jump goes forward only), then each jump made
+        // the count of instructions it skips.
+        enum Target: Hashable { case next, allow, allowChecked, refuse, check(Int) }
+        struct Instruction { var code: Int32; var k: UInt32; var whenTrue: Target = .next; var whenFalse: Target = .next }
+        var code: [Instruction] = []
+        var labels: [Target: Int] = [:]
+        func load(_ offset: UInt32) { code.append(Instruction(code: BPF_LD | BPF_W | BPF_ABS, k: offset)) }
+        func jump(_ test: Int32, _ k: UInt32, _ whenTrue: Target, _ whenFalse: Target) {
+            code.append(Instruction(code: BPF_JMP | test | BPF_K, k: k, whenTrue: whenTrue, whenFalse: whenFalse))
         }
-        let refuse = UInt32(SECCOMP_RET_ERRNO) | UInt32(EPERM)
-        var program: [sock_filter] = [
-            // seccomp_data.arch, at offset 4.
-            statement(BPF_LD | BPF_W | BPF_ABS, 4),
-            jump(BPF_JMP | BPF_JEQ | BPF_K, feed_audit_arch, 1, 0),
-            statement(BPF_RET | BPF_K, refuse),
-            // seccomp_data.nr, at offset 0.
-            statement(BPF_LD | BPF_W | BPF_ABS, 0),
-        ]
-        // The jumps to the last instruction (refuse), after the allow.
-        let tests = [(BPF_JMP | BPF_JGE | BPF_K, UInt32(0x4000_0000))] + calls.map { (BPF_JMP | BPF_JEQ | BPF_K, $0) }
-        for (index, (code, k)) in tests.enumerated() {
-            let toRefuse = tests.count - index  // past the tests left and the allow
-            program.append(jump(code, k, toRefuse, 0))
+        func ret(_ value: UInt32) { code.append(Instruction(code: BPF_RET | BPF_K, k: value)) }
+        let allow = UInt32(SECCOMP_RET_ALLOW), refuse = UInt32(SECCOMP_RET_ERRNO) | UInt32(EPERM)
+        // seccomp_data: nr at 0, arch at 4, the arguments from 16, 8 bytes each (the low half first).
+        func argument(_ index: UInt32) -> UInt32 { 16 + 8 * index }
+        load(4)
+        jump(BPF_JEQ, feed_audit_arch, .next, .refuse)
+        load(0)
+        jump(BPF_JGE, 0x4000_0000, .refuse, .next)
+        for call in calls { jump(BPF_JEQ, call, .refuse, .next) }
+        for (index, (call, _)) in conditional.enumerated() { jump(BPF_JEQ, call, .check(index), .next) }
+        labels[.allow] = code.count
+        ret(allow)
+        for (index, (_, condition)) in conditional.enumerated() {
+            labels[.check(index)] = code.count
+            switch condition {
+            case let .ownProcess(number):
+                load(argument(number))
+                jump(BPF_JEQ, process, .allowChecked, .refuse)
+            case let .ownerOnlyMode(number):
+                load(argument(number))
+                jump(BPF_JEQ, 0o600, .allowChecked, .next)
+                jump(BPF_JEQ, 0o700, .allowChecked, .refuse)
+            case let .noPath(number):
+                load(argument(number))
+                jump(BPF_JEQ, 0, .next, .refuse)
+                load(argument(number) + 4)
+                jump(BPF_JEQ, 0, .allowChecked, .refuse)
+            }
         }
-        program.append(statement(BPF_RET | BPF_K, UInt32(SECCOMP_RET_ALLOW)))
-        program.append(statement(BPF_RET | BPF_K, refuse))
-        return program
+        labels[.allowChecked] = code.count
+        ret(allow)
+        labels[.refuse] = code.count
+        ret(refuse)
+        return code.enumerated().map { index, instruction in
+            func offset(_ target: Target) -> UInt8 {
+                guard target != .next else { return 0 }
+                let distance = labels[target]! - index - 1
+                precondition(distance >= 0 && distance <= 255, "a seccomp jump out of reach")
+                return UInt8(distance)
+            }
+            return sock_filter(code: UInt16(instruction.code), jt: offset(instruction.whenTrue), jf: offset(instruction.whenFalse), k: instruction.k)
+        }
     }
 
     private static func seccomp(_ rules: SandboxRules) -> Result<Void, Refusal> {
         #if !(arch(x86_64) || arch(arm64))
         return .failure(Refusal(text: "an architecture the filter does not know"))
         #else
-        let program = program(refusing: refusedCalls(rules.network))
+        let program = program(refusing: refusedCalls(rules.network), conditional: conditionalCalls(), process: UInt32(bitPattern: getpid()))
         let result = program.withUnsafeBufferPointer { feed_seccomp_filter($0.baseAddress, UInt16($0.count)) }
         return result == 0 ? .success(()) : .failure(Refusal(text: String(cString: strerror(errno))))
         #endif

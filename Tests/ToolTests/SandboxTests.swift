@@ -73,6 +73,9 @@ final class SandboxTests: XCTestCase {
                 "\(tool): sandbox probe: socket: Operation not permitted",
                 "\(tool): sandbox probe: io_uring_setup: Operation not permitted",
                 "\(tool): sandbox probe: exec /bin/true: Operation not permitted",
+                "\(tool): sandbox probe: signal another process: Operation not permitted",
+                "\(tool): sandbox probe: chown a file: Operation not permitted",
+                "\(tool): sandbox probe: chmod a file 0644: Operation not permitted",
             ], "\(tool) \(arguments)")
         }
     }
@@ -90,6 +93,57 @@ final class SandboxTests: XCTestCase {
             let run = sh("sleep 2 | env \(way) feed-map & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; echo $?")
             XCTAssertEqual(run.out, "143\n", way)
         }
+    }
+
+    /// A client reads the authorities and TLS's configuration, not the
+    /// servers' private keys kept beside them in /etc/ssl/private (all of
+    /// /etc/ssl was readable: found by the hunt).
+    func test_feedFetch_readsTheAuthorities_notThePrivateKeysBesideThem() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        func probed(_ file: String) -> String? {
+            sh("feed-fetch - < /dev/null", environment: ["FEED_TEST_SANDBOX_PROBE": "1", "FEED_TEST_SANDBOX_PROBE_FILE": file])
+                .stderr.split(separator: "\n").map(String.init).first { $0.contains("sandbox probe: open") }
+        }
+        for file in ["/etc/ssl/certs/ca-certificates.crt", "/etc/ssl/openssl.cnf"] where FileManager.default.fileExists(atPath: file) {
+            XCTAssertEqual(probed(file), "feed-fetch: sandbox probe: open \(file): allowed")
+        }
+        guard getuid() == 0, FileManager.default.fileExists(atPath: "/etc/ssl/private") else { throw XCTSkip("needs root and /etc/ssl/private") }
+        XCTAssertEqual(probed("/etc/ssl/private"), "feed-fetch: sandbox probe: open /etc/ssl/private: Permission denied")
+    }
+
+    /// A credentials file that is a pipe (`NETRC=<(...)`, to keep it off
+    /// the disk) has nothing for Landlock to grant, and the rest of the
+    /// rules hold: it left Landlock out whole (found by the hunt).
+    func test_aNetrcThatIsAPipe_leavesTheRulesInPlace() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        let run = sh(#"bash -c 'NETRC=<(printf "machine h login u password p\n") FEED_LOG=debug feed-fetch - < /dev/null'"#,
+                     environment: ["FEED_TEST_SANDBOX_PROBE": "1"])
+        XCTAssertFalse(run.stderr.contains("not confined by Landlock"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("feed-fetch: sandbox probe: open /etc/shells: Permission denied"), run.stderr)
+    }
+
+    /// feed-fetch, which connects out, may not connect to an abstract Unix
+    /// socket made outside it (Landlock's scope, from ABI 6).
+    func test_feedFetch_mayNotConnectToAnAbstractUnixSocketMadeOutsideIt() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        let name = "feed-probe-\(UUID().uuidString)"
+        let directory = temporaryDirectory(self)
+        let listener = sh(#"""
+            python3 -c 'import socket,sys,time; s=socket.socket(socket.AF_UNIX); s.bind("\0"+sys.argv[1]); s.listen(8); print("up", flush=True); time.sleep(20)' "$N" > "$T/up" 2> /dev/null < /dev/null & echo $! > "$T/pid"
+            for i in $(seq 50); do [ -s "$T/up" ] && break; sleep 0.1; done
+            """#, environment: ["N": name, "T": directory])
+        XCTAssertEqual(listener.status, 0)
+        addTeardownBlock { _ = sh(#"kill $(cat "$T/pid")"#, environment: ["T": directory]) }
+        func probed(_ environment: [String: String]) -> String? {
+            let run = sh("feed-fetch - < /dev/null", environment: environment.merging(["FEED_TEST_SANDBOX_PROBE": "1", "FEED_TEST_SANDBOX_PROBE_ABSTRACT": name]) { $1 })
+            return run.stderr.split(separator: "\n").map(String.init).first { $0.contains("abstract socket") }
+        }
+        XCTAssertEqual(probed(["FEED_SANDBOX": "off"]), "feed-fetch: sandbox probe: connect an abstract socket: allowed")
+        let abi = sh("FEED_LOG=trace feed-fetch - < /dev/null").stderr
+        guard let range = abi.range(of: "Landlock ABI "), let version = Int(abi[range.upperBound...].prefix { $0.isNumber }), version >= 6 else {
+            throw XCTSkip("a kernel whose Landlock has no scopes (ABI 6): \(abi)")
+        }
+        XCTAssertEqual(probed([:]), "feed-fetch: sandbox probe: connect an abstract socket: Operation not permitted")
     }
 
     /// What the rules grant is granted: a file in the temporary folder
@@ -143,6 +197,9 @@ final class SandboxTests: XCTestCase {
             "feed-map: sandbox probe: socket: allowed",
         ] + (ring ? ["feed-map: sandbox probe: io_uring_setup: allowed"] : []) + [
             "feed-map: sandbox probe: exec /bin/true: allowed",
+            "feed-map: sandbox probe: signal another process: allowed",
+            "feed-map: sandbox probe: chown a file: allowed",
+            "feed-map: sandbox probe: chmod a file 0644: allowed",
         ])
     }
 
@@ -189,6 +246,9 @@ final class SandboxTests: XCTestCase {
             "feed-cache: sandbox probe: socket: Operation not permitted",
             "feed-cache: sandbox probe: io_uring_setup: Operation not permitted",
             "feed-cache: sandbox probe: exec /bin/true: Operation not permitted",
+            "feed-cache: sandbox probe: signal another process: Operation not permitted",
+            "feed-cache: sandbox probe: chown a file: Operation not permitted",
+            "feed-cache: sandbox probe: chmod a file 0644: Operation not permitted",
         ])
         try "x".write(toFile: dir + "/new/folder/beside", atomically: false, encoding: .utf8)
         try "x".write(toFile: dir + "/outside", atomically: false, encoding: .utf8)
@@ -215,13 +275,30 @@ final class SandboxTests: XCTestCase {
         }
     }
 
+    /// And those its service names (`service=` in the URI, else PGSERVICE),
+    /// as libpq finds the service: in PGSERVICEFILE, else the system's.
+    func test_feedCache_mayReadTheFilesItsPostgreSQLServiceNames() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        let dir = temporaryDirectory(self)
+        try FileManager.default.createDirectory(atPath: dir + "/t", withIntermediateDirectories: true)
+        for name in ["pass", "other"] { try "x".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8) }
+        try "# feeds\n[other]\npassfile=\(dir)/other\n[feeds]\nhost=127.0.0.1\nport=1\npassfile = \(dir)/pass\n".write(toFile: dir + "/services", atomically: false, encoding: .utf8)
+        for (store, environment) in [("postgresql:///?service=feeds", [String: String]()), ("postgresql:///db", ["PGSERVICE": "feeds"])] {
+            for (file, outcome) in [("pass", "allowed"), ("other", "Permission denied")] {
+                let run = probe("feed-cache", "--store '\(store)' info", environment: environment.merging(["PGSERVICEFILE": dir + "/services", "TMPDIR": dir + "/t", "FEED_TEST_SANDBOX_PROBE_FILE": dir + "/" + file]) { $1 })
+                XCTAssertEqual(run.first, "feed-cache: sandbox probe: open \(dir)/\(file): \(outcome)", store)
+            }
+        }
+    }
+
     /// feed-fetch may make sockets (to connect); feed-serve none, its
     /// listening one made before it is confined (it could send datagrams,
     /// and connect through io_uring; found by the hunt); neither io_uring,
     /// a file outside its rules nor a program.
     func test_feedFetch_mayMakeSockets_feedServeNone_andNeitherReadsAFileOutsideItsRulesNorStartsAProgram() throws {
         try skipUnlessTheProbeIsBuiltIn()
-        for (tool, socket) in [("feed-fetch -", "allowed"), ("feed-serve --port 0", "Operation not permitted")] {
+        // feed-serve may not even make the file to chown (it writes nothing).
+        for (tool, socket, file) in [("feed-fetch -", "allowed", "Operation not permitted"), ("feed-serve --port 0", "Operation not permitted", "Permission denied")] {
             let name = String(tool.prefix { $0 != " " })
             let run = sh("printf '' | \(tool) > /dev/null & pid=$!; sleep 1; kill $pid 2>/dev/null; wait $pid", environment: ["FEED_TEST_SANDBOX_PROBE": "1"])
             let lines = run.stderr.split(separator: "\n").map(String.init).filter { $0.contains("sandbox probe:") }
@@ -231,6 +308,9 @@ final class SandboxTests: XCTestCase {
                 "\(name): sandbox probe: socket: \(socket)",
                 "\(name): sandbox probe: io_uring_setup: Operation not permitted",
                 "\(name): sandbox probe: exec /bin/true: Operation not permitted",
+                "\(name): sandbox probe: signal another process: Operation not permitted",
+                "\(name): sandbox probe: chown a file: \(file)",
+                "\(name): sandbox probe: chmod a file 0644: \(file)",
             ], tool)
         }
         // The loader's cache, which finds the resolver's modules (NSS) that

@@ -102,6 +102,24 @@ final class TLSToolTests: XCTestCase {
         XCTAssertEqual(run.records().count, 1)
     }
 
+    /// The system's default bundle as a link to a file elsewhere (Arch's
+    /// /etc/ssl/certs/ca-certificates.crt leads into /etc/ca-certificates,
+    /// NixOS's into /nix/store): what it leads to is readable in the
+    /// sandbox ("error setting certificate file", 69: found by the hunt).
+    /// Made in a mount namespace of its own, over this system's folder.
+    func test_https_trustsTheSystemsDefaultBundle_whenItIsALinkToAFileElsewhere() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { throw XCTSkip("needs root and unshare") }
+        let (port, d) = try secureServer()
+        let script = #"""
+            mkdir "$D/kept" "$D/certs" "$D/tmp" && cp "$D/ca.pem" "$D/kept/bundle.pem" && ln -s "$D/kept/bundle.pem" "$D/certs/ca-certificates.crt" &&
+            mount --bind "$D/certs" /etc/ssl/certs &&
+            TMPDIR="$D/tmp" feed-fetch "https://localhost:$P/v1/feed" | feed-map
+            """#
+        let run = sh(#"env -u SSL_CERT_FILE -u SSL_CERT_DIR -u CURL_CA_BUNDLE unshare -m sh -c "$SCRIPT""#, environment: ["D": d, "P": "\(port)", "SCRIPT": script])
+        XCTAssertEqual(run.status, 0, run.stderr + run.out)
+        XCTAssertEqual(run.records().count, 1)
+    }
+
     /// https through a proxy (a CONNECT tunnel): the record is the origin's
     /// response, its gzip body decoded and its ETag kept. The proxy's own
     /// "200 Connection established" head came first, and the origin's

@@ -117,7 +117,9 @@ public struct URLAuthority {
     }
 
     private static func isHostName(_ host: Substring.UTF8View) -> Bool {
-        !percentDecoded(host).contains(where: isRefusedInHostName)
+        // Decoded (made anew) only when it holds a `%`, which few do.
+        guard host.contains(UInt8(ascii: "%")) else { return !host.contains(where: isRefusedInHostName) }
+        return !percentDecoded(host).contains(where: isRefusedInHostName)
     }
 
     /// `bytes` with each `%XY` decoded (a `%` not followed by two hex

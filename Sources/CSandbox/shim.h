@@ -115,6 +115,12 @@ static const uint32_t feed_nr_rt_tgsigqueueinfo = __NR_rt_tgsigqueueinfo;
 static const uint32_t feed_nr_pidfd_send_signal = 424;
 static const uint32_t feed_nr_pidfd_getfd = 438;
 static const uint32_t feed_nr_process_madvise = 440;
+static const uint32_t feed_nr_fsetxattr = __NR_fsetxattr;
+static const uint32_t feed_nr_fremovexattr = __NR_fremovexattr;
+static const uint32_t feed_nr_fchmod = __NR_fchmod;
+static const uint32_t feed_nr_fchown = __NR_fchown;
+static const uint32_t feed_nr_fcntl = __NR_fcntl;
+static const uint32_t feed_nr_ioctl = __NR_ioctl;
 
 /* io_uring_setup with its parameters zeroed (the tests' probe): a ring
    made is closed at once. */

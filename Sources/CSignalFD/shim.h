@@ -7,6 +7,8 @@
 #endif
 #include <signal.h>
 
+#ifdef __linux__
 /* The signal that asks the signals' thread to run a job (its own
    confinement): SIGRTMAX - 1, a macro that calls into glibc. */
 static inline int feed_signal_job(void) { return SIGRTMAX - 1; }
+#endif

@@ -201,9 +201,8 @@ public enum FeedStores {
         guard isPostgreSQL(store) else { return [] }
         let text = Array(store.utf8)
         guard let (_, after) = userInformation(in: text) else { return [] }
-        let named: Set<String> = ["passfile", "sslrootcert", "sslcert", "sslkey", "sslcrl", "sslcrldir"]
         return parameters(in: text, from: after).compactMap { name, value in
-            guard named.contains(String(decoding: percentDecoded(text[name]), as: UTF8.self)) else { return nil }
+            guard fileParameters.contains(String(decoding: percentDecoded(text[name]), as: UTF8.self)) else { return nil }
             let path = String(decoding: percentDecoded(text[value]), as: UTF8.self)
             return path.isEmpty ? nil : path
         }
@@ -217,6 +216,12 @@ public enum FeedStores {
     /// pg_service.conf (`PGSYSCONFDIR`, else Debian's folder). A
     /// `passfile=` there was unreadable in the sandbox, and the store "no
     /// password supplied" (found by the hunt).
+    /// The connection parameters that name a file libpq reads.
+    static let fileParameters: Set<String> = ["passfile", "sslrootcert", "sslcert", "sslkey", "sslcrl", "sslcrldir"]
+
+    /// Where libpq may have been built to find the system's pg_service.conf.
+    public static let serviceFolders = ["/etc/postgresql-common", "/etc", "/etc/sysconfig/pgsql"]
+
     public static func filesNamedByService(of store: String, environment: [String: String]) -> [String] {
         guard isPostgreSQL(store) else { return [] }
         let text = Array(store.utf8)
@@ -229,26 +234,25 @@ public enum FeedStores {
         guard !service.isEmpty else { return [] }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         let userFile = environment["PGSERVICEFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { $0 + "/.pg_service.conf" }
-        let systemFile = (environment["PGSYSCONFDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/postgresql-common") + "/pg_service.conf"
-        let named: Set<String> = ["passfile", "sslrootcert", "sslcert", "sslkey", "sslcrl", "sslcrldir"]
+        // libpq's own folder is built in: Debian's, else Arch's, else Red Hat's.
+        let systemFolders = environment["PGSYSCONFDIR"].flatMap { $0.isEmpty ? nil : [$0] } ?? serviceFolders
+        let systemFile = systemFolders.map { $0 + "/pg_service.conf" }.first { access($0, F_OK) == 0 }
         for file in [userFile, systemFile].compactMap({ $0 }) {
             guard let bytes = try? POSIXFiles.readFile(file, named: file) else { continue }
             var inService = false, found = false
             var files: [String] = []
-            func trimmed(_ text: Substring) -> Substring {
-                let start = text.firstIndex { $0 != " " && $0 != "\t" } ?? text.endIndex
-                let end = text[start...].lastIndex { $0 != " " && $0 != "\t" }.map { text.index(after: $0) } ?? start
-                return text[start..<end]
-            }
+            // As libpq reads it: blanks before a line dropped, `[name]`
+            // starting a section (what follows the `]` ignored), `key=value`
+            // with nothing trimmed around the `=`, `#` a comment.
             for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
-                let line = trimmed(line)
-                if line.hasPrefix("[") && line.hasSuffix("]") {
-                    inService = line.dropFirst().dropLast() == service
+                let line = line.drop { $0 == " " || $0 == "\t" }
+                if line.hasPrefix("[") {
+                    inService = line.dropFirst().hasPrefix(service + "]")
                     found = found || inService
-                } else if inService, let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
-                    let key = String(trimmed(line[..<equals]))
-                    let value = String(trimmed(line[line.index(after: equals)...]))
-                    if named.contains(key), !value.isEmpty { files.append(value) }
+                } else if inService, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") {
+                    let key = String(line[..<equals])
+                    let value = String(line[line.index(after: equals)...].reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+                    if fileParameters.contains(key), !value.isEmpty { files.append(value) }
                 }
             }
             // libpq reads the first file that has the service.

@@ -67,6 +67,11 @@ extension Tool {
         let madeFile = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         said("chown a file", made < 0 ? errno : chown(madeFile, getuid(), getgid()) == 0 ? 0 : errno)
         said("chmod a file 0644", made < 0 ? errno : chmod(madeFile, 0o644) == 0 ? 0 : errno)
+        said("fchmod a file 04755", made < 0 ? errno : fchmod(made, 0o4755) == 0 ? 0 : errno)
+        said("fchown a file", made < 0 ? errno : fchown(made, getuid(), getgid()) == 0 ? 0 : errno)
+        said("fcntl F_SETOWN", made < 0 ? errno : fcntl(made, F_SETOWN, getpid()) == 0 ? 0 : errno)
+        var byte: CChar = 0x41
+        said("ioctl TIOCSTI", ioctl(0, UInt(TIOCSTI), &byte) == 0 ? 0 : errno)
         if made >= 0 { close(made); unlink(madeFile) }
         // An abstract Unix socket a test listens on, outside the tool.
         if let name = environment["FEED_TEST_SANDBOX_PROBE_ABSTRACT"] {

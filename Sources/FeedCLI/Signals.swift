@@ -53,7 +53,7 @@ public enum Signals {
         taken = set
         InterruptGate.isSignalPending = { Signals.isSignalPending }
         // And the thread's own: a job asked of it (`runOnSignalThread`).
-        sigaddset(&set, jobSignal)
+        if jobSignal > 0 { sigaddset(&set, jobSignal) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
         #if canImport(Glibc)
         var thread = pthread_t()
@@ -90,21 +90,25 @@ public enum Signals {
         }
     }
 
-    #if canImport(CSignalFD)
+    #if os(Linux)
     private static let jobSignal = feed_signal_job()
     #else
-    private static let jobSignal = SIGUSR2
+    private static let jobSignal: Int32 = 0  // no job signal: no signal is 0
     #endif
 
     /// Runs `job` on the signals' thread and waits for what it returns;
-    /// nil when there is no such thread, or it did not answer within 5 s
-    /// (it is ending the process). For the confinement: Landlock restricts
+    /// nil when there is no such thread; ETIMEDOUT when it did not answer
+    /// within 5 s (it is ending the process). One job at a time: callers
+    /// wait their turn. For the confinement: Landlock restricts
     /// the thread that asks and those it starts after, and this thread,
     /// started first, kept every file (found by the hunt). It is woken by
     /// a signal of its own, sent to it alone (SIGRTMAX-1, blocked in every
     /// thread; one sent to the process from outside is taken and ignored).
     public static func runOnSignalThread(_ job: @escaping @Sendable () -> Int32) -> Int32? {
+        #if os(Linux)
         guard let thread else { return nil }
+        jobTurn.lock()
+        defer { jobTurn.unlock() }
         let done = registry.jobDone
         done.lock()
         defer { done.unlock() }
@@ -117,8 +121,14 @@ public enum Signals {
             waited += 1
         }
         registry.job = nil
-        return registry.jobResult
+        return registry.jobResult ?? ETIMEDOUT
+        #else
+        return nil
+        #endif
     }
+
+    /// Taken by a caller of `runOnSignalThread` for its whole turn.
+    private static let jobTurn = Lock()
 
     /// On the signals' thread: runs the job asked of it, if any.
     private static func runJob() {
@@ -292,7 +302,13 @@ public enum Signals {
             while poll(&ready, 1, -1) != 1 {}
             // A job asked of this thread is taken alone (a signal to end
             // the process stays pending, for the mark first).
-            guard sigtimedwait(&jobs, nil, &now) == jobSignal else { break }
+            // Only a job, or nothing (EAGAIN), ends the wait: EINTR (a
+            // handler that ran) is asked again.
+            var taken: Int32 = -1
+            #if os(Linux)
+            repeat { taken = sigtimedwait(&jobs, nil, &now) } while taken < 0 && errno == EINTR
+            #endif
+            guard taken == jobSignal else { break }
             runJob()
         }
         #if DEBUG

@@ -46,6 +46,7 @@ struct CacheContext {
             let home = environment["HOME"].map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? "/nonexistent/"
             rules = .connecting(environment: environment)
             rules.readable += [home + ".pgpass", home + ".pg_service.conf", home + ".postgresql", "/etc/postgresql-common", "/etc/krb5.conf"]
+            rules.readable += FeedStores.serviceFolders.dropFirst().map { $0 + "/pg_service.conf" }
             rules.readable += ["PGPASSFILE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLROOTCERT", "PGSSLCERT", "PGSSLKEY", "PGSSLCRL", "PGSSLCRLDIR", "KRB5_CONFIG"]
                 .compactMap { environment[$0] }.filter { !$0.isEmpty }
             // And those the URI's own parameters name (`passfile=`,
@@ -56,6 +57,12 @@ struct CacheContext {
         } else {
             if command == "save" || command == "save-images" { FeedStores.prepareFolder(of: path) }
             rules.writable.append(FeedStores.folder(of: path))
+            // Run as root, SQLite and the JSON store give the store's new
+            // files to the store's owner: to that owner alone.
+            var status = stat()
+            if stat(path, &status) == 0 || stat(FeedStores.folder(of: path), &status) == 0 {
+                rules.owner = SandboxRules.Owner(user: status.st_uid, group: status.st_gid)
+            }
             // SQLite's randomness (temporary names; without it, the time and
             // the pid) and its temporary files.
             rules.readable.append("/dev/urandom")
@@ -205,7 +212,7 @@ struct CacheContext {
             }
             // The page is kept with its password shown as *** (as every
             // record shows one), the request has it.
-            guard let validators, Secrets.redact(validators.url) == Secrets.redact(url) else {
+            guard let validators, Secrets.redactURL(validators.url) == Secrets.redactURL(url) else {
                 tool.output.record { $0.beginObject(); $0.members(of: document, document.root); $0.endObject() }
                 return
             }
@@ -553,7 +560,7 @@ struct CacheContext {
                 // another scheme (javascript:, data:) was asked for, refused,
                 // and the images' step failed 65 on every run (found by the hunt).
                 guard Identifiers.isHTTPURL(image.url) else {
-                    tool.diagnostics.debug("image data not fetched, not an http(s) URL: \(Secrets.redactURL(image.url))")
+                    tool.diagnostics.debug("image data not fetched, not an http(s) URL a client can use: \(Secrets.redactURL(image.url))")
                     return
                 }
                 if cached.insert(ExactText(LocalFeedImageDataLoader.key(image.url))).inserted {

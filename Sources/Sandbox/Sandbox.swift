@@ -26,11 +26,26 @@ public struct SandboxRules: Sendable, Equatable {
     /// renamed and removed (everything beneath them).
     public var writable: [String]
     public var network: Network
+    /// Whom a file may be given to (`fchown`), as a process run as root
+    /// gives a store's new files (SQLite's journal, the JSON store's file)
+    /// to the store's owner; nil: to no one.
+    public var owner: Owner?
 
-    public init(readable: [String] = [], writable: [String] = [], network: Network = .none) {
+    public struct Owner: Sendable, Equatable {
+        public let user: UInt32
+        public let group: UInt32
+
+        public init(user: UInt32, group: UInt32) {
+            self.user = user
+            self.group = group
+        }
+    }
+
+    public init(readable: [String] = [], writable: [String] = [], network: Network = .none, owner: Owner? = nil) {
         self.readable = readable
         self.writable = writable
         self.network = network
+        self.owner = owner
     }
 
     /// What every tool reads once it runs: the time-zone data (a date shown
@@ -71,7 +86,7 @@ public struct SandboxRules: Sendable, Equatable {
     /// elsewhere (Arch's, NixOS's) has what it leads to too: https failed
     /// there with "error setting certificate file" (found by the hunt).
     static var certificateAuthorities: [String] {
-        let stores = ["/etc/ssl/certs", "/etc/ssl/cert.pem", "/etc/ssl/openssl.cnf", "/etc/ssl/ct_log_list.cnf",
+        let stores = ["/etc/ssl/certs", "/usr/local/share/ca-certificates", "/etc/ssl/cert.pem", "/etc/ssl/openssl.cnf", "/etc/ssl/ct_log_list.cnf",
                       "/etc/pki/tls/certs", "/etc/pki/tls/cert.pem", "/etc/pki/tls/openssl.cnf", "/etc/pki/ca-trust",
                       "/etc/ca-certificates", "/var/lib/ca-certificates"]
         let defaults = ["/etc/ssl/certs", "/etc/ssl/certs/ca-certificates.crt", "/etc/ssl/cert.pem", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/pki/tls/cert.pem"]
@@ -280,6 +295,7 @@ public enum Sandbox {
         // a thread started before (the one that waits for signals) restricts
         // itself with the same rules, or it kept every file (found by the hunt).
         let shared = ruleset
+        // Not answered (ETIMEDOUT: it is ending the process) is not confined.
         if let result = earlierThread?({ feed_no_new_privs() == 0 && feed_landlock_restrict_self(shared) == 0 ? 0 : errno }), result != 0 {
             return .failure(Refusal(text: "the signals' thread: \(String(cString: strerror(result)))"))
         }
@@ -301,6 +317,7 @@ public enum Sandbox {
                       feed_nr_io_uring_setup, feed_nr_io_uring_enter, feed_nr_io_uring_register,
                       feed_nr_chown, feed_nr_lchown, feed_nr_fchownat, feed_nr_utime, feed_nr_utimes, feed_nr_futimesat,
                       feed_nr_setxattr, feed_nr_lsetxattr, feed_nr_removexattr, feed_nr_lremovexattr, feed_nr_setxattrat, feed_nr_removexattrat,
+                      feed_nr_fsetxattr, feed_nr_fremovexattr,
                       feed_nr_tkill, feed_nr_pidfd_send_signal, feed_nr_pidfd_getfd, feed_nr_process_madvise]
         let making = [feed_nr_socket, feed_nr_socketpair, feed_nr_connect, feed_nr_bind, feed_nr_listen]
         switch network {
@@ -316,17 +333,29 @@ public enum Sandbox {
     /// set by path only to the owner's alone, as the tools set it (0600 a
     /// file, 0700 a folder; not 0666); a file's times only through its
     /// descriptor (`utimensat` without a path, as `futimens` calls it).
+    /// Through a descriptor (any file a tool may read, as root): a mode
+    /// without set-id, sticky or others' write bits; an owner only the
+    /// store's (`SandboxRules.owner`), or none; no extended attribute set;
+    /// no signal for the descriptor's events sent elsewhere (`F_SETOWN`,
+    /// `F_SETSIG`); no input pushed into a terminal (`TIOCSTI`,
+    /// `TIOCLINUX`). Each was open to a tool taken over (found in review).
     enum Condition: Equatable {
         case ownProcess(argument: UInt32)
         case ownerOnlyMode(argument: UInt32)
         case noPath(argument: UInt32)
+        case modeWithout(argument: UInt32, bits: UInt32)
+        case owner(SandboxRules.Owner?)
+        case notOneOf(argument: UInt32, values: [UInt32])
     }
 
-    static func conditionalCalls() -> [(UInt32, Condition)] {
+    static func conditionalCalls(owner: SandboxRules.Owner? = nil) -> [(UInt32, Condition)] {
         [(feed_nr_kill, .ownProcess(argument: 0)), (feed_nr_tgkill, .ownProcess(argument: 0)),
          (feed_nr_rt_sigqueueinfo, .ownProcess(argument: 0)), (feed_nr_rt_tgsigqueueinfo, .ownProcess(argument: 0)),
          (feed_nr_chmod, .ownerOnlyMode(argument: 1)), (feed_nr_fchmodat, .ownerOnlyMode(argument: 2)),
-         (feed_nr_fchmodat2, .ownerOnlyMode(argument: 2)), (feed_nr_utimensat, .noPath(argument: 1))]
+         (feed_nr_fchmodat2, .ownerOnlyMode(argument: 2)), (feed_nr_utimensat, .noPath(argument: 1)),
+         (feed_nr_fchmod, .modeWithout(argument: 1, bits: 0o7002)), (feed_nr_fchown, .owner(owner)),
+         (feed_nr_fcntl, .notOneOf(argument: 1, values: [8, 10, 15])),  // F_SETOWN, F_SETSIG, F_SETOWN_EX
+         (feed_nr_ioctl, .notOneOf(argument: 1, values: [0x5412, 0x541C]))]  // TIOCSTI, TIOCLINUX
     }
 
     /// The filter program: another architecture's calls (or x32's) refused,
@@ -335,7 +364,7 @@ public enum Sandbox {
     static func program(refusing calls: [UInt32], conditional: [(UInt32, Condition)], process: UInt32) -> [sock_filter] {
         // Written with labels (a jump goes forward only), then each jump made
         // the count of instructions it skips.
-        enum Target: Hashable { case next, allow, allowChecked, refuse, check(Int) }
+        enum Target: Hashable { case next, allow, allowChecked, refuse, check(Int), skip(Int) }
         struct Instruction { var code: Int32; var k: UInt32; var whenTrue: Target = .next; var whenFalse: Target = .next }
         var code: [Instruction] = []
         var labels: [Target: Int] = [:]
@@ -370,6 +399,26 @@ public enum Sandbox {
                 jump(BPF_JEQ, 0, .next, .refuse)
                 load(argument(number) + 4)
                 jump(BPF_JEQ, 0, .allowChecked, .refuse)
+            case let .modeWithout(number, bits):
+                load(argument(number))
+                jump(BPF_JSET, bits, .refuse, .allowChecked)
+            case let .owner(owner):
+                guard let owner else {
+                    code.append(Instruction(code: BPF_JMP | BPF_JA, k: 0, whenTrue: .refuse))
+                    break
+                }
+                // The user (argument 1) and the group (2): -1 (left as it is), or the owner's.
+                load(argument(1))
+                jump(BPF_JEQ, UInt32.max, .skip(1), .next)
+                jump(BPF_JEQ, owner.user, .next, .refuse)
+                load(argument(2))
+                jump(BPF_JEQ, UInt32.max, .allowChecked, .next)
+                jump(BPF_JEQ, owner.group, .allowChecked, .refuse)
+            case let .notOneOf(number, values):
+                load(argument(number))
+                for (place, value) in values.enumerated() {
+                    jump(BPF_JEQ, value, .refuse, place == values.count - 1 ? .allowChecked : .next)
+                }
             }
         }
         labels[.allowChecked] = code.count
@@ -379,9 +428,14 @@ public enum Sandbox {
         return code.enumerated().map { index, instruction in
             func offset(_ target: Target) -> UInt8 {
                 guard target != .next else { return 0 }
+                if case let .skip(count) = target { return UInt8(count) }
                 let distance = labels[target]! - index - 1
                 precondition(distance >= 0 && distance <= 255, "a seccomp jump out of reach")
                 return UInt8(distance)
+            }
+            // An unconditional jump (BPF_JA) goes as far as its k says.
+            if instruction.code == BPF_JMP | BPF_JA {
+                return sock_filter(code: UInt16(instruction.code), jt: 0, jf: 0, k: UInt32(offset(instruction.whenTrue)))
             }
             return sock_filter(code: UInt16(instruction.code), jt: offset(instruction.whenTrue), jf: offset(instruction.whenFalse), k: instruction.k)
         }
@@ -391,7 +445,7 @@ public enum Sandbox {
         #if !(arch(x86_64) || arch(arm64))
         return .failure(Refusal(text: "an architecture the filter does not know"))
         #else
-        let program = program(refusing: refusedCalls(rules.network), conditional: conditionalCalls(), process: UInt32(bitPattern: getpid()))
+        let program = program(refusing: refusedCalls(rules.network), conditional: conditionalCalls(owner: rules.owner), process: UInt32(bitPattern: getpid()))
         let result = program.withUnsafeBufferPointer { feed_seccomp_filter($0.baseAddress, UInt16($0.count)) }
         return result == 0 ? .success(()) : .failure(Refusal(text: String(cString: strerror(errno))))
         #endif

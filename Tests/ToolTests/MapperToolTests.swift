@@ -194,6 +194,11 @@ final class MapperToolTests: XCTestCase {
         let run = sh("feed-map", stdin: #"{"url":"http://alice:secret@h/v1/feed","status":200,"etag":"x","body":{"items":[]}}"# + "\n")
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.lines, [#"{"page":"http://alice:***@h/v1/feed","status":200,"etag":"x"}"#])
+        // Its own user-info's only, as feed-fetch's response (a URL in its
+        // query is part of it: masked, the page no longer matched the
+        // response it came from, found in review).
+        let nested = sh("feed-map", stdin: #"{"url":"http://h/v1/feed?src=http://u:p@cdn/x","status":200,"etag":"x","body":{"items":[]}}"# + "\n")
+        XCTAssertEqual(nested.lines, [#"{"page":"http://h/v1/feed?src=http://u:p@cdn/x","status":200,"etag":"x"}"#])
     }
 
     func test_feedMap_firstFailureDecidesTheExitStatus() {

@@ -76,6 +76,10 @@ final class SandboxTests: XCTestCase {
                 "\(tool): sandbox probe: signal another process: Operation not permitted",
                 "\(tool): sandbox probe: chown a file: Operation not permitted",
                 "\(tool): sandbox probe: chmod a file 0644: Operation not permitted",
+                "\(tool): sandbox probe: fchmod a file 04755: Operation not permitted",
+                "\(tool): sandbox probe: fchown a file: Operation not permitted",
+                "\(tool): sandbox probe: fcntl F_SETOWN: Operation not permitted",
+                "\(tool): sandbox probe: ioctl TIOCSTI: Operation not permitted",
             ], "\(tool) \(arguments)")
         }
     }
@@ -200,6 +204,10 @@ final class SandboxTests: XCTestCase {
             "feed-map: sandbox probe: signal another process: allowed",
             "feed-map: sandbox probe: chown a file: allowed",
             "feed-map: sandbox probe: chmod a file 0644: allowed",
+            "feed-map: sandbox probe: fchmod a file 04755: allowed",
+            "feed-map: sandbox probe: fchown a file: allowed",
+            "feed-map: sandbox probe: fcntl F_SETOWN: allowed",
+            "feed-map: sandbox probe: ioctl TIOCSTI: Inappropriate ioctl for device",
         ])
     }
 
@@ -249,6 +257,11 @@ final class SandboxTests: XCTestCase {
             "feed-cache: sandbox probe: signal another process: Operation not permitted",
             "feed-cache: sandbox probe: chown a file: Operation not permitted",
             "feed-cache: sandbox probe: chmod a file 0644: Operation not permitted",
+            "feed-cache: sandbox probe: fchmod a file 04755: Operation not permitted",
+            // To the store's owner (the test's user, who made the store's folder).
+            "feed-cache: sandbox probe: fchown a file: allowed",
+            "feed-cache: sandbox probe: fcntl F_SETOWN: Operation not permitted",
+            "feed-cache: sandbox probe: ioctl TIOCSTI: Operation not permitted",
         ])
         try "x".write(toFile: dir + "/new/folder/beside", atomically: false, encoding: .utf8)
         try "x".write(toFile: dir + "/outside", atomically: false, encoding: .utf8)
@@ -282,7 +295,7 @@ final class SandboxTests: XCTestCase {
         let dir = temporaryDirectory(self)
         try FileManager.default.createDirectory(atPath: dir + "/t", withIntermediateDirectories: true)
         for name in ["pass", "other"] { try "x".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8) }
-        try "# feeds\n[other]\npassfile=\(dir)/other\n[feeds]\nhost=127.0.0.1\nport=1\npassfile = \(dir)/pass\n".write(toFile: dir + "/services", atomically: false, encoding: .utf8)
+        try "# feeds\n[other]\npassfile=\(dir)/other\n[feeds] the feeds' database\nhost=127.0.0.1\nport=1\n  passfile=\(dir)/pass\n".write(toFile: dir + "/services", atomically: false, encoding: .utf8)
         for (store, environment) in [("postgresql:///?service=feeds", [String: String]()), ("postgresql:///db", ["PGSERVICE": "feeds"])] {
             for (file, outcome) in [("pass", "allowed"), ("other", "Permission denied")] {
                 let run = probe("feed-cache", "--store '\(store)' info", environment: environment.merging(["PGSERVICEFILE": dir + "/services", "TMPDIR": dir + "/t", "FEED_TEST_SANDBOX_PROBE_FILE": dir + "/" + file]) { $1 })
@@ -311,6 +324,10 @@ final class SandboxTests: XCTestCase {
                 "\(name): sandbox probe: signal another process: Operation not permitted",
                 "\(name): sandbox probe: chown a file: \(file)",
                 "\(name): sandbox probe: chmod a file 0644: \(file)",
+                "\(name): sandbox probe: fchmod a file 04755: \(file)",
+                "\(name): sandbox probe: fchown a file: \(file)",
+                "\(name): sandbox probe: fcntl F_SETOWN: \(file)",
+                "\(name): sandbox probe: ioctl TIOCSTI: Operation not permitted",
             ], tool)
         }
         // The loader's cache, which finds the resolver's modules (NSS) that

@@ -373,7 +373,7 @@ final class ScriptTests: XCTestCase {
         }
         let missing = sh(#"feed-cache load | FEED_LOG=debug feed-cache missing-images"#, environment: env.merging(["FEED_STORE": d + "/feed.sqlite"]) { $1 })
         XCTAssertEqual(missing.out, "", "the good image is cached, the others are never asked for")
-        XCTAssertTrue(missing.stderr.contains("not an http(s) URL: javascript:alert(1)"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("not an http(s) URL a client can use: javascript:alert(1)"), missing.stderr)
         XCTAssertEqual(sh(#"feed-cache --store "$T" load | wc -l"#, environment: ["T": d + "/feed.sqlite"]).out.trimmingCharacters(in: .whitespaces), "4\n")
     }
 

@@ -161,7 +161,7 @@ public struct StreamingResponseMapper {
         }
         // The URL as every printed record shows it: a password as `***`
         // (feed-fetch masked it already; a record made by hand may not).
-        let page = PageRecord(url: Secrets.redact(url ?? ""), status: status, etag: etag, lastModified: lastModified)
+        let page = PageRecord(url: Secrets.redactURL(url ?? ""), status: status, etag: etag, lastModified: lastModified)
         if kind == .feed, page.isNotModified {
             // The cached feed is current: no items, the page record alone.
             discard(sink)

@@ -173,7 +173,7 @@ public struct LocalFeedLoader {
         guard try tx.touchCachedFeed(timestamp: timestamp) else { return nil }
         if var validators {
             if validators.etag == nil || validators.lastModified == nil, let kept = try tx.retrieveValidators(),
-               Secrets.redact(kept.url) == Secrets.redact(validators.url) {
+               Secrets.redactURL(kept.url) == Secrets.redactURL(validators.url) {
                 validators.etag = validators.etag ?? kept.etag
                 validators.lastModified = validators.lastModified ?? kept.lastModified
             }
@@ -213,7 +213,7 @@ public struct LocalFeedLoader {
     public func notModified(url: String, validators: FeedValidators?) throws(ErrorRecord) -> NotModifiedOutcome {
         return try store.transaction { (tx) throws(ErrorRecord) -> NotModifiedOutcome in
             let timestamp = currentDate()
-            guard let kept = try tx.retrieveValidators(), Secrets.redact(kept.url) == Secrets.redact(url) else {
+            guard let kept = try tx.retrieveValidators(), Secrets.redactURL(kept.url) == Secrets.redactURL(url) else {
                 return try tx.retrieveHeader() == nil ? .nothingCached : .unasked
             }
             if let given = validators?.etag {

@@ -108,10 +108,10 @@ public struct URLAuthority {
 
     /// The bytes libcurl refuses in a host name, once percent-decoded (its
     /// `hostname_check`: ` /:#?!@{}[]\\$'"^`*<>=;,+&()%`), with the controls
-    /// its decoding refuses.
+    /// below 0x20 its decoding refuses.
     private static func isRefusedInHostName(_ byte: UInt8) -> Bool {
         switch byte {
-        case 0...0x2C, 0x2F, 0x3A...0x40, 0x5B...0x5E, 0x60, 0x7B, 0x7D, 0x7F: true
+        case 0...0x2C, 0x2F, 0x3A...0x40, 0x5B...0x5E, 0x60, 0x7B, 0x7D: true
         default: false
         }
     }

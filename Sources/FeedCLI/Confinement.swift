@@ -71,7 +71,8 @@ extension Tool {
         said("fchown a file", made < 0 ? errno : fchown(made, getuid(), getgid()) == 0 ? 0 : errno)
         said("fcntl F_SETOWN", made < 0 ? errno : fcntl(made, F_SETOWN, getpid()) == 0 ? 0 : errno)
         var byte: CChar = 0x41
-        said("ioctl TIOCSTI", ioctl(0, UInt(TIOCSTI), &byte) == 0 ? 0 : errno)
+        // On the file made (not a terminal: unconfined, ENOTTY, and nothing typed).
+        said("ioctl TIOCSTI", made < 0 ? errno : ioctl(made, UInt(TIOCSTI), &byte) == 0 ? 0 : errno)
         if made >= 0 { close(made); unlink(madeFile) }
         // An abstract Unix socket a test listens on, outside the tool.
         if let name = environment["FEED_TEST_SANDBOX_PROBE_ABSTRACT"] {

@@ -114,7 +114,8 @@ public enum Signals {
         defer { done.unlock() }
         registry.job = job
         registry.jobResult = nil
-        guard pthread_kill(thread, jobSignal) == 0 else { registry.job = nil; return nil }
+        let sent = pthread_kill(thread, jobSignal)
+        guard sent == 0 else { registry.job = nil; return sent }
         var waited = 0
         while registry.jobResult == nil, waited < 50 {
             _ = done.wait(seconds: 0.1)

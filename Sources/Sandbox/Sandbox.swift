@@ -355,7 +355,10 @@ public enum Sandbox {
          (feed_nr_fchmodat2, .ownerOnlyMode(argument: 2)), (feed_nr_utimensat, .noPath(argument: 1)),
          (feed_nr_fchmod, .modeWithout(argument: 1, bits: 0o7002)), (feed_nr_fchown, .owner(owner)),
          (feed_nr_fcntl, .notOneOf(argument: 1, values: [8, 10, 15])),  // F_SETOWN, F_SETSIG, F_SETOWN_EX
-         (feed_nr_ioctl, .notOneOf(argument: 1, values: [0x5412, 0x541C]))]  // TIOCSTI, TIOCLINUX
+         // TIOCSTI, TIOCLINUX, TIOCSCTTY, TIOCCONS; FIOSETOWN and SIOCSPGRP
+         // (a socket's signals sent elsewhere, as F_SETOWN); FS_IOC_SETFLAGS
+         // and its 32-bit twin (chattr +i).
+         (feed_nr_ioctl, .notOneOf(argument: 1, values: [0x5412, 0x541C, 0x540E, 0x541D, 0x8901, 0x8902, 0x4008_6602, 0x4004_6602]))]
     }
 
     /// The filter program: another architecture's calls (or x32's) refused,

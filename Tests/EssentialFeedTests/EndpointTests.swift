@@ -167,19 +167,18 @@ final class EndpointTests: XCTestCase {
     }
 
     /// A host as libcurl reads it: percent-decoded, then none of the bytes
-    /// it refuses; a zone of at most 15 bytes; no backslash before the `@`
-    /// (a browser reads it as `/`, and the host a person sees is not the
-    /// one asked). They were connectivity errors on every run (found by the hunt).
-    func test_isHTTPURL_refusesTheHostsLibcurlRefuses_andABackslashInTheUserInfo() {
+    /// it refuses; a zone of at most 15 bytes. They were connectivity
+    /// errors on every run (found by the hunt). A backslash in the user
+    /// information is libcurl's to send, as typed (a password may hold one).
+    func test_isHTTPURL_refusesTheHostsLibcurlRefuses() {
         for text in ["http://a-b_c.d~e/", "http://%65xample.com/", "http://b\u{FC}cher.example/", "http://[fe80::1%25eth0]/",
-                     "http://[fe80::1%25abcdefghijklmno]/", "http://a|b/", "http://a%7Fb/"] {
+                     "http://[fe80::1%25abcdefghijklmno]/", "http://a|b/", "http://a%7Fb/", "http://u:p\\w@h/"] {
             XCTAssertTrue(Identifiers.isHTTPURL(text), text)
         }
         for text in ["http://cdn!example/a.png", "http://a$b/", "http://a*b/", "http://a=b/", "http://a;b/", "http://a,b/", "http://a+b/",
                      "http://a&b/", "http://a(b)/", "http://a'b/", "http://a^b/", "http://a`b/", "http://a{b}/", "http://a<b>/",
                      "http://a%2Fb/", "http://a%00b/", "http://a%40b/", "http://a%25b/", "http://a%zzb/", "http://a%/",
-                     "http://[fe80::1%25abcdefghijklmnop]/", "http://[fe80::1%]/",
-                     "http://good.example\\@evil.example/a.png", "http://u\\v:p@h/"] {
+                     "http://[fe80::1%25abcdefghijklmnop]/", "http://[fe80::1%]/"] {
             XCTAssertFalse(Identifiers.isHTTPURL(text), text)
         }
     }

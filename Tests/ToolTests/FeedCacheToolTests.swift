@@ -978,6 +978,22 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// Run as root, `image --output` over another user's file keeps it
+    /// theirs (written in place when it may not be given back): it became
+    /// root's once the confinement refused the chown (found in review).
+    func test_imageOutput_asRoot_overAnotherUsersFile_keepsItTheirs() throws {
+        guard sh("id -u").out == "0\n" else { throw XCTSkip("needs root") }
+        let directory = temporaryDirectory(self)
+        let store = directory + "/feed.sqlite"
+        XCTAssertEqual(cache("save-images", store, stdin: #"{"url":"http://h/x","status":200,"body_base64":"AQID"}"# + "\n").status, 0)
+        let run = sh(#"""
+            : > "$D/out.bin" && chown 65534:65534 "$D/out.bin"
+            feed-cache --store "$S" image --output "$D/out.bin" http://h/x && stat -c %u:%g "$D/out.bin" && od -An -tx1 "$D/out.bin"
+            """#, environment: ["D": directory, "S": store])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.lines.map { $0.trimmingCharacters(in: .whitespaces) }, ["65534:65534", "01 02 03"])
+    }
+
     /// The JSON store's document is replaced at every save: it keeps its
     /// mode and (saved by root) its owner; one made read-only is refused
     /// (74) and kept, as SQLite refuses to write a read-only database.
@@ -991,6 +1007,11 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(cache("save", store, stdin: feedB).status, 0)
         XCTAssertEqual(sh(#"stat -c %a "$S""#, environment: ["S": store]).out, "640\n")
         if root { XCTAssertEqual(sh(#"stat -c %u:%g "$S""#, environment: ["S": store]).out, "65534:65534\n") }
+        // One others may write too (0666): saved all the same, without the
+        // bits a confined tool gives no file (its save failed, found in review).
+        XCTAssertEqual(sh(#"chmod 666 "$S""#, environment: ["S": store]).status, 0)
+        XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
+        XCTAssertEqual(sh(#"stat -c %a "$S""#, environment: ["S": store]).out, "664\n")
 
         // Read-only for a user who is not root (root writes any file, as SQLite lets it).
         guard root, sh("command -v setpriv").status == 0 else { return }

@@ -68,19 +68,19 @@ public struct URLAuthority {
         return afterHost[bytes.index(after: bytes.startIndex)...]
     }
 
-    /// Whether a client can connect with it: user information without `@`
-    /// or `\\`, if any; a host, a name or an IPv6 address in brackets (hex
+    /// Whether a client can connect with it: user information without `@`,
+    /// if any; a host, a name or an IPv6 address in brackets (hex
     /// digits, colons, dots, a `%` zone of 1 to 15 bytes); a port of at most
     /// 65535, if any (none after the colon: the scheme's). What fails here
     /// would fail as "not a valid URL" once sent, told as a connection that
     /// failed. A name is read as libcurl reads it: percent-decoded, then
     /// none of the bytes it refuses in a host name (a server's image at
     /// `cdn!example` was a connectivity error on every run: found by the
-    /// hunt). A backslash, which RFC 3986 has nowhere and a browser reads
-    /// as `/`, would send `http://good\\@evil/` to evil where a person reads good.
+    /// hunt). A backslash in the user information is sent as typed, as
+    /// libcurl sends it (a password may hold one).
     public var isUsable: Bool {
         let host = host.utf8
-        guard !(userInfo?.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "\\") }) ?? false),
+        guard !(userInfo?.utf8.contains(UInt8(ascii: "@")) ?? false),
               !host.isEmpty, afterHost.isEmpty || port != nil else { return false }
         if host.first == UInt8(ascii: "[") {
             guard host.count >= 2, host.last == UInt8(ascii: "]") else { return false }

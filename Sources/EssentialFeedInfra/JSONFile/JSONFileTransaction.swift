@@ -439,7 +439,10 @@ final class JSONFileTransaction: FeedStoreTransaction {
         }
         guard fd >= 0 else { throw POSIXFiles.failure("write", path, code) }
         temporaryFD = fd
-        guard fchmod(fd, replaced ? existing.st_mode & 0o7777 : 0o600) == 0 else { throw POSIXFiles.failure("write", path) }
+        // The replaced file's mode; confined, one without others' write,
+        // set-id or sticky bits (the sandbox gives no file those).
+        let mode = replaced ? existing.st_mode & 0o7777 : 0o600
+        guard fchmod(fd, mode) == 0 || (errno == EPERM && fchmod(fd, mode & ~0o7002) == 0) else { throw POSIXFiles.failure("write", path) }
         if replaced, geteuid() == 0 { _ = fchown(fd, existing.st_uid, existing.st_gid) }
         let output = DocumentOutput(fd: fd, path: path)
         self.output = output

@@ -216,6 +216,12 @@ public enum FeedStores {
     /// pg_service.conf (`PGSYSCONFDIR`, else Debian's folder). A
     /// `passfile=` there was unreadable in the sandbox, and the store "no
     /// password supplied" (found by the hunt).
+    /// The home folder of the effective user, as the password database has it.
+    public static var passwordHome: String? {
+        guard let entry = getpwuid(geteuid()), let folder = entry.pointee.pw_dir else { return nil }
+        return String(cString: folder)
+    }
+
     /// The connection parameters that name a file libpq reads.
     static let fileParameters: Set<String> = ["passfile", "sslrootcert", "sslcert", "sslkey", "sslcrl", "sslcrldir"]
 
@@ -232,7 +238,8 @@ public enum FeedStores {
             }
         }
         guard !service.isEmpty else { return [] }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        // libpq 15's home folder: the password database's, else HOME.
+        let home = passwordHome ?? environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         let userFile = environment["PGSERVICEFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { $0 + "/.pg_service.conf" }
         // libpq's own folder is built in: Debian's, else Arch's, else Red Hat's.
         let systemFolders = environment["PGSYSCONFDIR"].flatMap { $0.isEmpty ? nil : [$0] } ?? serviceFolders

@@ -56,6 +56,8 @@ public enum TerminalText {
         let scalars = character.unicodeScalars
         guard let base = scalars.first else { return 0 }
         if base.value < 0x300, scalars.count == 1 { return 1 }  // Latin, and the controls already replaced
+        // A regional indicator alone is a letter in a box, one column (a pair, a flag, is two).
+        if (0x1F1E6...0x1F1FF).contains(base.value), scalars.count == 1 { return 1 }
         if base.properties.isEmojiPresentation || (base.properties.isEmoji && scalars.contains("\u{FE0F}")) { return 2 }
         var total = 0
         for scalar in scalars { total += columns(scalar) }

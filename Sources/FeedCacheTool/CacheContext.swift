@@ -43,9 +43,14 @@ struct CacheContext {
         if FeedStores.isPostgreSQL(path) {
             // libpq's own files: passwords, services, client certificates, Kerberos.
             let environment = tool.environment
-            let home = environment["HOME"].map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? "/nonexistent/"
             rules = .connecting(environment: environment)
-            rules.readable += [home + ".pgpass", home + ".pg_service.conf", home + ".postgresql", "/etc/postgresql-common", "/etc/krb5.conf"]
+            // libpq 15 finds its home folder in the password database, not
+            // HOME (under sudo or systemd the two differ): both are allowed.
+            for home in Set([environment["HOME"], FeedStores.passwordHome].compactMap { $0 }.filter { !$0.isEmpty }) {
+                let folder = home.hasSuffix("/") ? home : home + "/"
+                rules.readable += [folder + ".pgpass", folder + ".pg_service.conf", folder + ".postgresql"]
+            }
+            rules.readable += ["/etc/postgresql-common", "/etc/krb5.conf"]
             rules.readable += FeedStores.serviceFolders.dropFirst().map { $0 + "/pg_service.conf" }
             rules.readable += ["PGPASSFILE", "PGSERVICEFILE", "PGSYSCONFDIR", "PGSSLROOTCERT", "PGSSLCERT", "PGSSLKEY", "PGSSLCRL", "PGSSLCRLDIR", "KRB5_CONFIG"]
                 .compactMap { environment[$0] }.filter { !$0.isEmpty }

@@ -178,7 +178,8 @@ final class EndpointTests: XCTestCase {
         for text in ["http://cdn!example/a.png", "http://a$b/", "http://a*b/", "http://a=b/", "http://a;b/", "http://a,b/", "http://a+b/",
                      "http://a&b/", "http://a(b)/", "http://a'b/", "http://a^b/", "http://a`b/", "http://a{b}/", "http://a<b>/",
                      "http://a%2Fb/", "http://a%00b/", "http://a%40b/", "http://a%25b/", "http://a%zzb/", "http://a%/",
-                     "http://[fe80::1%25abcdefghijklmnop]/", "http://[fe80::1%]/"] {
+                     "http://[fe80::1%25abcdefghijklmnop]/", "http://[fe80::1%]/",
+                     "http://[:]/", "http://[1:2]/", "http://[::1::2]/"] {
             XCTAssertFalse(Identifiers.isHTTPURL(text), text)
         }
     }

@@ -288,6 +288,26 @@ final class SandboxTests: XCTestCase {
         }
     }
 
+    /// libpq 15 finds ~/.pgpass, ~/.pg_service.conf and ~/.postgresql in
+    /// the password database's home folder, not HOME (they differ under
+    /// sudo and systemd): that folder's are readable too (found in review).
+    func test_feedCache_mayReadLibpqsFilesInThePasswordDatabasesHome() throws {
+        try skipUnlessTheProbeIsBuiltIn()
+        guard getuid() == 0, let entry = getpwuid(0), let folder = entry.pointee.pw_dir else { throw XCTSkip("needs root") }
+        let home = String(cString: folder)
+        let made = !FileManager.default.fileExists(atPath: home + "/.postgresql")
+        try FileManager.default.createDirectory(atPath: home + "/.postgresql", withIntermediateDirectories: true)
+        try "x".write(toFile: home + "/.postgresql/feed-probe", atomically: false, encoding: .utf8)
+        addTeardownBlock {
+            try? FileManager.default.removeItem(atPath: home + "/.postgresql/feed-probe")
+            if made { try? FileManager.default.removeItem(atPath: home + "/.postgresql") }
+        }
+        let dir = temporaryDirectory(self)
+        let run = probe("feed-cache", "--store 'postgresql://u@127.0.0.1:1/db' info",
+                        environment: ["HOME": dir, "TMPDIR": dir, "FEED_TEST_SANDBOX_PROBE_FILE": home + "/.postgresql/feed-probe"])
+        XCTAssertEqual(run.first, "feed-cache: sandbox probe: open \(home)/.postgresql/feed-probe: allowed")
+    }
+
     /// And those its service names (`service=` in the URI, else PGSERVICE),
     /// as libpq finds the service: in PGSERVICEFILE, else the system's.
     func test_feedCache_mayReadTheFilesItsPostgreSQLServiceNames() throws {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The authority of a URL (`user:password@host:port`), split as libcurl
 /// splits it: the user information up to the last `@`, then the host (an
 /// IPv6 literal with its brackets), then what follows it (`:port`). The one
@@ -90,6 +96,9 @@ public struct URLAuthority {
                     || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f"))
             }
             guard address.contains(UInt8(ascii: ":")), address.allSatisfy(isAddressByte) else { return false }
+            // An address as inet_pton reads one, as libcurl does (`[1:2]` failed once sent).
+            var parsed = in6_addr()
+            guard inet_pton(AF_INET6, String(decoding: address, as: UTF8.self), &parsed) == 1 else { return false }
             // A zone (`%25eth0`, or `%eth0`): 1 to 15 bytes, as libcurl keeps it.
             var zone = hostName.utf8.drop { $0 != UInt8(ascii: "%") }.dropFirst()
             if zone.starts(with: "25".utf8), zone.count > 2 { zone = zone.dropFirst(2) }

@@ -116,6 +116,7 @@ static const uint32_t feed_nr_pidfd_send_signal = 424;
 static const uint32_t feed_nr_pidfd_getfd = 438;
 static const uint32_t feed_nr_process_madvise = 440;
 static const uint32_t feed_nr_fsetxattr = __NR_fsetxattr;
+static const uint32_t feed_nr_file_setattr = 469;
 static const uint32_t feed_nr_fremovexattr = __NR_fremovexattr;
 static const uint32_t feed_nr_fchmod = __NR_fchmod;
 static const uint32_t feed_nr_fchown = __NR_fchown;

@@ -66,7 +66,7 @@ struct CacheContext {
             // files to the store's owner: to that owner alone.
             var status = stat()
             if stat(path, &status) == 0 || stat(FeedStores.folder(of: path), &status) == 0 {
-                rules.owner = SandboxRules.Owner(user: status.st_uid, group: status.st_gid)
+                rules.owners.append(SandboxRules.Owner(user: status.st_uid, group: status.st_gid))
             }
             // SQLite's randomness (temporary names; without it, the time and
             // the pid) and its temporary files.
@@ -74,7 +74,12 @@ struct CacheContext {
             if let folder = FeedStores.sqliteTemporaryFolder(environment: tool.environment) { rules.writable.append(folder) }
         }
         // Whatever the store (a PostgreSQL store's wrote only in $TMPDIR).
-        if let output, output != "-" { rules.writable.append(FeedStores.folder(of: output)) }
+        if let output, output != "-" {
+            rules.writable.append(FeedStores.folder(of: output))
+            // The file replaced keeps its owner, as root gives it back.
+            var status = stat()
+            if stat(output, &status) == 0 { rules.owners.append(SandboxRules.Owner(user: status.st_uid, group: status.st_gid)) }
+        }
         return rules
     }
 

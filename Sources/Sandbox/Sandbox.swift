@@ -28,8 +28,9 @@ public struct SandboxRules: Sendable, Equatable {
     public var network: Network
     /// Whom a file may be given to (`fchown`), as a process run as root
     /// gives a store's new files (SQLite's journal, the JSON store's file)
-    /// to the store's owner; nil: to no one.
-    public var owner: Owner?
+    /// to the store's owner, and `image --output`'s file to its owner; none:
+    /// to no one.
+    public var owners: [Owner]
 
     public struct Owner: Sendable, Equatable {
         public let user: UInt32
@@ -41,11 +42,11 @@ public struct SandboxRules: Sendable, Equatable {
         }
     }
 
-    public init(readable: [String] = [], writable: [String] = [], network: Network = .none, owner: Owner? = nil) {
+    public init(readable: [String] = [], writable: [String] = [], network: Network = .none, owners: [Owner] = []) {
         self.readable = readable
         self.writable = writable
         self.network = network
-        self.owner = owner
+        self.owners = owners
     }
 
     /// What every tool reads once it runs: the time-zone data (a date shown
@@ -317,7 +318,7 @@ public enum Sandbox {
                       feed_nr_io_uring_setup, feed_nr_io_uring_enter, feed_nr_io_uring_register,
                       feed_nr_chown, feed_nr_lchown, feed_nr_fchownat, feed_nr_utime, feed_nr_utimes, feed_nr_futimesat,
                       feed_nr_setxattr, feed_nr_lsetxattr, feed_nr_removexattr, feed_nr_lremovexattr, feed_nr_setxattrat, feed_nr_removexattrat,
-                      feed_nr_fsetxattr, feed_nr_fremovexattr,
+                      feed_nr_fsetxattr, feed_nr_fremovexattr, feed_nr_file_setattr,
                       feed_nr_tkill, feed_nr_pidfd_send_signal, feed_nr_pidfd_getfd, feed_nr_process_madvise]
         let making = [feed_nr_socket, feed_nr_socketpair, feed_nr_connect, feed_nr_bind, feed_nr_listen]
         switch network {
@@ -335,7 +336,7 @@ public enum Sandbox {
     /// descriptor (`utimensat` without a path, as `futimens` calls it).
     /// Through a descriptor (any file a tool may read, as root): a mode
     /// without set-id, sticky or others' write bits; an owner only the
-    /// store's (`SandboxRules.owner`), or none; no extended attribute set;
+    /// store's or `--output`'s (`SandboxRules.owners`), or none; no extended attribute set;
     /// no signal for the descriptor's events sent elsewhere (`F_SETOWN`,
     /// `F_SETSIG`); no input pushed into a terminal (`TIOCSTI`,
     /// `TIOCLINUX`). Each was open to a tool taken over (found in review).
@@ -344,21 +345,23 @@ public enum Sandbox {
         case ownerOnlyMode(argument: UInt32)
         case noPath(argument: UInt32)
         case modeWithout(argument: UInt32, bits: UInt32)
-        case owner(SandboxRules.Owner?)
+        case owners([SandboxRules.Owner])
         case notOneOf(argument: UInt32, values: [UInt32])
     }
 
-    static func conditionalCalls(owner: SandboxRules.Owner? = nil) -> [(UInt32, Condition)] {
+    static func conditionalCalls(owners: [SandboxRules.Owner] = []) -> [(UInt32, Condition)] {
         [(feed_nr_kill, .ownProcess(argument: 0)), (feed_nr_tgkill, .ownProcess(argument: 0)),
          (feed_nr_rt_sigqueueinfo, .ownProcess(argument: 0)), (feed_nr_rt_tgsigqueueinfo, .ownProcess(argument: 0)),
          (feed_nr_chmod, .ownerOnlyMode(argument: 1)), (feed_nr_fchmodat, .ownerOnlyMode(argument: 2)),
          (feed_nr_fchmodat2, .ownerOnlyMode(argument: 2)), (feed_nr_utimensat, .noPath(argument: 1)),
-         (feed_nr_fchmod, .modeWithout(argument: 1, bits: 0o7002)), (feed_nr_fchown, .owner(owner)),
+         (feed_nr_fchmod, .modeWithout(argument: 1, bits: 0o7002)), (feed_nr_fchown, .owners(owners)),
          (feed_nr_fcntl, .notOneOf(argument: 1, values: [8, 10, 15])),  // F_SETOWN, F_SETSIG, F_SETOWN_EX
          // TIOCSTI, TIOCLINUX, TIOCSCTTY, TIOCCONS; FIOSETOWN and SIOCSPGRP
          // (a socket's signals sent elsewhere, as F_SETOWN); FS_IOC_SETFLAGS
          // and its 32-bit twin (chattr +i).
-         (feed_nr_ioctl, .notOneOf(argument: 1, values: [0x5412, 0x541C, 0x540E, 0x541D, 0x8901, 0x8902, 0x4008_6602, 0x4004_6602]))]
+         // FS_IOC_FSSETXATTR too (the same flags); TIOCVHANGUP, TIOCSETD.
+         (feed_nr_ioctl, .notOneOf(argument: 1, values: [0x5412, 0x541C, 0x540E, 0x541D, 0x8901, 0x8902, 0x4008_6602, 0x4004_6602,
+                                                         0x401C_5820, 0x5437, 0x5423]))]
     }
 
     /// The filter program: another architecture's calls (or x32's) refused,
@@ -405,18 +408,23 @@ public enum Sandbox {
             case let .modeWithout(number, bits):
                 load(argument(number))
                 jump(BPF_JSET, bits, .refuse, .allowChecked)
-            case let .owner(owner):
-                guard let owner else {
+            case let .owners(owners):
+                guard !owners.isEmpty else {
                     code.append(Instruction(code: BPF_JMP | BPF_JA, k: 0, whenTrue: .refuse))
                     break
                 }
-                // The user (argument 1) and the group (2): -1 (left as it is), or the owner's.
+                // The user (argument 1) and the group (2): -1 (left as it
+                // is), or one of the owners'.
+                let users = [UInt32.max] + owners.map(\.user), groups = [UInt32.max] + owners.map(\.group)
                 load(argument(1))
-                jump(BPF_JEQ, UInt32.max, .skip(1), .next)
-                jump(BPF_JEQ, owner.user, .next, .refuse)
+                for (place, user) in users.enumerated() {
+                    // A match skips the compares left and goes on to the group.
+                    jump(BPF_JEQ, user, .skip(users.count - 1 - place), place == users.count - 1 ? .refuse : .next)
+                }
                 load(argument(2))
-                jump(BPF_JEQ, UInt32.max, .allowChecked, .next)
-                jump(BPF_JEQ, owner.group, .allowChecked, .refuse)
+                for (place, group) in groups.enumerated() {
+                    jump(BPF_JEQ, group, .allowChecked, place == groups.count - 1 ? .refuse : .next)
+                }
             case let .notOneOf(number, values):
                 load(argument(number))
                 for (place, value) in values.enumerated() {
@@ -448,7 +456,7 @@ public enum Sandbox {
         #if !(arch(x86_64) || arch(arm64))
         return .failure(Refusal(text: "an architecture the filter does not know"))
         #else
-        let program = program(refusing: refusedCalls(rules.network), conditional: conditionalCalls(owner: rules.owner), process: UInt32(bitPattern: getpid()))
+        let program = program(refusing: refusedCalls(rules.network), conditional: conditionalCalls(owners: rules.owners), process: UInt32(bitPattern: getpid()))
         let result = program.withUnsafeBufferPointer { feed_seccomp_filter($0.baseAddress, UInt16($0.count)) }
         return result == 0 ? .success(()) : .failure(Refusal(text: String(cString: strerror(errno))))
         #endif

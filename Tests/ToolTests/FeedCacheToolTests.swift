@@ -979,8 +979,9 @@ final class FeedCacheToolTests: XCTestCase {
     }
 
     /// Run as root, `image --output` over another user's file keeps it
-    /// theirs (written in place when it may not be given back): it became
-    /// root's once the confinement refused the chown (found in review).
+    /// theirs: it became root's once the confinement refused the chown
+    /// (found in review); the file is still replaced whole, never written
+    /// in place through a link its owner could swap in.
     func test_imageOutput_asRoot_overAnotherUsersFile_keepsItTheirs() throws {
         guard sh("id -u").out == "0\n" else { throw XCTSkip("needs root") }
         let directory = temporaryDirectory(self)

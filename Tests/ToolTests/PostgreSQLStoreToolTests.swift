@@ -314,7 +314,7 @@ final class PostgreSQLStoreToolTests: XCTestCase {
     /// got "local user with ID 101 does not exist" (found by the hunt).
     func test_aURIWithoutAUser_connectsAsTheLocalUser_whoIsNotRoot() throws {
         guard getuid() == 0, getpwnam("postgres") != nil else { throw XCTSkip("needs root and a postgres user to run as") }
-        guard sh(#"runuser -u postgres -- test -x "$(command -v feed-cache)""#).status == 0 else {
+        guard sh("runuser -u postgres -- feed-cache --help > /dev/null").status == 0 else {
             throw XCTSkip("the postgres user cannot run the tools where they are (a private folder)")
         }
         _ = try? server.psql("CREATE ROLE postgres LOGIN")

@@ -279,9 +279,9 @@ public enum POSIXFiles {
         var code: Int32?
         if exists {
             if fchmod(made, existing.st_mode & 0o7777) != 0 { code = errno }
-            // Another's file, as root: theirs still, or written in place
-            // (confined, a file is given to the store's owner alone).
-            if code == nil, geteuid() == 0, fchown(made, existing.st_uid, existing.st_gid) != 0 { code = errno }
+            // Another's file, as root: theirs still (the confinement lets a
+            // file be given to this file's owner).
+            if geteuid() == 0 { _ = fchown(made, existing.st_uid, existing.st_gid) }
         } else {
             let mask = umask(0)
             umask(mask)

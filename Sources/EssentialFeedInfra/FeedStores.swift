@@ -210,12 +210,6 @@ public enum FeedStores {
 
     private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] { URLAuthority.percentDecoded(bytes) }
 
-    /// The files that the service the PostgreSQL URI `store` names
-    /// (`service=`, else `PGSERVICE`) names in turn, as libpq finds it: in
-    /// `PGSERVICEFILE` (else ~/.pg_service.conf), else in the system's
-    /// pg_service.conf (`PGSYSCONFDIR`, else Debian's folder). A
-    /// `passfile=` there was unreadable in the sandbox, and the store "no
-    /// password supplied" (found by the hunt).
     /// The home folder of the effective user, as the password database has it.
     public static var passwordHome: String? {
         guard let entry = getpwuid(geteuid()), let folder = entry.pointee.pw_dir else { return nil }
@@ -228,6 +222,12 @@ public enum FeedStores {
     /// Where libpq may have been built to find the system's pg_service.conf.
     public static let serviceFolders = ["/etc/postgresql-common", "/etc", "/etc/sysconfig/pgsql"]
 
+    /// The files that the service the PostgreSQL URI `store` names
+    /// (`service=`, else `PGSERVICE`) names in turn, as libpq finds it: in
+    /// `PGSERVICEFILE` (else .pg_service.conf in the password database's home, else HOME's), else in the system's
+    /// pg_service.conf (`PGSYSCONFDIR`, else the first of `serviceFolders` that has one). A
+    /// `passfile=` there was unreadable in the sandbox, and the store "no
+    /// password supplied" (found by the hunt).
     public static func filesNamedByService(of store: String, environment: [String: String]) -> [String] {
         guard isPostgreSQL(store) else { return [] }
         let text = Array(store.utf8)

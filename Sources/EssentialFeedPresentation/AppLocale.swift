@@ -1,4 +1,5 @@
 import EssentialFeed
+import Foundation
 
 /// A POSIX locale name (`pt_BR.UTF-8@euro`) or BCP 47 tag (`pt-BR`)
 /// reduced to what the tools use: an ICU identifier for dates and the best
@@ -20,11 +21,24 @@ public struct AppLocale: Equatable, Sendable {
 
     /// The locale of `name`, or nil when `name` is not a locale name
     /// (`LANG[_Script][_REGION][_VARIANT][.CODESET][@MODIFIER]`, `-` or `_` between
-    /// the parts, or `C`, `POSIX`).
+    /// the parts, or `C`, `POSIX`), or a BCP 47 tag with extensions
+    /// (`ar-EG-u-nu-latn`).
+    ///
+    /// The digits may be chosen, as ICU takes them: by a tag's `-u-nu-`
+    /// (`ar-EG-u-nu-latn`) or a modifier `@numbers=` (`ar_EG@numbers=latn`),
+    /// a numbering system ICU has (`latn`, `arab`, `deva`, …); an Arabic
+    /// reader in Egypt who writes Western digits got ٣ and a tag saying so
+    /// was a usage error (found by the hunt). Other extensions and
+    /// modifiers (`@euro`) are passed over.
     public init?(validating name: String) {
         var base = Substring(name)
+        var numbers: String?
         if let at = base.firstIndex(of: "@") {
-            guard Self.isToken(base[base.index(after: at)...]) else { return nil }
+            let modifier = base[base.index(after: at)...]
+            guard Self.isToken(modifier) else { return nil }
+            if modifier.lowercased().hasPrefix("numbers=") {
+                numbers = modifier.dropFirst("numbers=".count).lowercased()
+            }
             base = base[..<at]
         }
         if let dot = base.firstIndex(of: ".") {
@@ -35,8 +49,17 @@ public struct AppLocale: Equatable, Sendable {
             self.init(identifier: "en_US_POSIX", language: "en")
             return
         }
-        let parts = base.split(separator: "_", omittingEmptySubsequences: false).flatMap {
+        var parts = base.split(separator: "_", omittingEmptySubsequences: false).flatMap {
             $0.split(separator: "-", omittingEmptySubsequences: false)
+        }
+        // A tag's extensions, from its first singleton on.
+        if let singleton = parts.firstIndex(where: { $0.count == 1 }), singleton > 0 {
+            guard let chosen = Self.numbers(inExtensions: parts[singleton...]) else { return nil }
+            if let chosen, numbers == nil { numbers = chosen }
+            parts.removeSubrange(singleton...)
+        }
+        if let given = numbers {
+            guard Self.numberingSystems.contains(given) else { return nil }
         }
         guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(Self.isLetter) else { return nil }
         // The current code for dates too: ICU knows no `tl` or `in`, and
@@ -72,7 +95,49 @@ public struct AppLocale: Equatable, Sendable {
         // ICU gives the language alone (hi_Latn dated in Latin letters under
         // a Devanagari title: found by the hunt).
         if code == "yue" { script = "Hant" } else if code != "zh" { script = nil }
-        self.init(identifier: ([code] + [script, region, variant].compactMap { $0 }).joined(separator: "_"), language: language)
+        let identifier = ([code] + [script, region, variant].compactMap { $0 }).joined(separator: "_")
+        self.init(identifier: identifier + (numbers.map { "@numbers=" + $0 } ?? ""), language: language)
+    }
+
+    /// The numbering system a tag's extensions (from the first singleton
+    /// on) choose with `u-nu-`: `.some(nil)` when they choose none, nil when
+    /// they are not well formed (BCP 47: a singleton and subtags of two to
+    /// eight letters or digits; after `x`, of one to eight).
+    private static func numbers(inExtensions subtags: ArraySlice<Substring>) -> String?? {
+        var numbers: String?
+        var singleton: Substring?
+        var key: Substring?
+        var counted = 0
+        for subtag in subtags {
+            guard subtag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+            if singleton?.lowercased() == "x" {
+                guard (1...8).contains(subtag.count) else { return nil }
+                counted += 1
+                continue
+            }
+            if subtag.count == 1 {
+                guard singleton == nil || counted > 0 else { return nil }
+                singleton = subtag
+                key = nil
+                counted = 0
+                continue
+            }
+            guard (2...8).contains(subtag.count) else { return nil }
+            counted += 1
+            guard singleton?.lowercased() == "u" else { continue }
+            if subtag.count == 2 {
+                key = subtag
+            } else if key?.lowercased() == "nu", numbers == nil {
+                numbers = subtag.lowercased()
+            }
+        }
+        guard counted > 0 else { return nil }
+        return .some(numbers)
+    }
+
+    /// The numbering systems ICU has (`latn`, `arab`, `deva`, …).
+    private static var numberingSystems: Set<String> {
+        Set(Locale.NumberingSystem.availableNumberingSystems.map(\.identifier))
     }
 
     private init(identifier: String, language: String) {

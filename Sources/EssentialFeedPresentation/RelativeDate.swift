@@ -143,14 +143,17 @@ public struct RelativeDateFormatter: Sendable {
 
     private static let availableIdentifiers = Set(Locale.availableIdentifiers)
 
+    /// `identifier` as ICU knows it; its keywords (`@numbers=latn`) kept.
     static func known(_ identifier: String) -> String {
-        if availableIdentifiers.contains(identifier) { return identifier }
-        var parts = identifier.split(separator: "_").map(String.init)
-        guard let language = parts.first, availableIdentifiers.contains(language) else { return "en_US_POSIX" }
+        let at = identifier.firstIndex(of: "@") ?? identifier.endIndex
+        let base = String(identifier[..<at]), keywords = identifier[at...]
+        if availableIdentifiers.contains(base) { return identifier }
+        var parts = base.split(separator: "_").map(String.init)
+        guard let language = parts.first, availableIdentifiers.contains(language) else { return "en_US_POSIX" + keywords }
         // A script ICU has no dates of for the language (`ja_Latn`,
         // `zh_Cyrl`): the language's own (they were "-1 d", or "1 days ago").
         if parts.count > 1, parts[1].count == 4, !availableIdentifiers.contains(language + "_" + parts[1]) { parts.remove(at: 1) }
-        return parts.joined(separator: "_")
+        return parts.joined(separator: "_") + keywords
     }
 }
 

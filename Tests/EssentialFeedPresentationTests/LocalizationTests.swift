@@ -73,6 +73,26 @@ final class LocalizationTests: XCTestCase {
         }
     }
 
+    /// The digits a tag's `-u-nu-` or a name's `@numbers=` choose, as ICU
+    /// takes them (`ar-EG-u-nu-latn` was a usage error, and `@numbers=`
+    /// passed over: an Egyptian reader who writes Western digits got ٣).
+    func test_locale_numberingSystem_choosesTheDigitsOfDates() {
+        XCTAssertEqual(AppLocale("ar-EG-u-nu-latn").identifier, "ar_EG@numbers=latn")
+        XCTAssertEqual(AppLocale("ar-EG-u-nu-latn").language, "ar")
+        XCTAssertEqual(AppLocale("ar_EG.UTF-8@numbers=latn").identifier, "ar_EG@numbers=latn")
+        XCTAssertEqual(AppLocale("fa-IR-u-ca-persian-nu-latn-x-mine").identifier, "fa_IR@numbers=latn")
+        XCTAssertEqual(AppLocale("de-DE-u-co-phonebk").identifier, "de_DE")
+        XCTAssertEqual(AppLocale("en-x-private").identifier, "en")
+        let now = Timestamp(iso8601: "2020-05-20T11:24:59Z")!, before = Timestamp(seconds: now.seconds - 3 * 86_400)
+        XCTAssertEqual(RelativeDateFormatter(locale: AppLocale("ar_EG")).string(for: before, relativeTo: now), "قبل ٣ أيام")
+        XCTAssertEqual(RelativeDateFormatter(locale: AppLocale("ar-EG-u-nu-latn")).string(for: before, relativeTo: now), "قبل 3 أيام")
+        XCTAssertEqual(RelativeDateFormatter(locale: AppLocale("ar@numbers=latn")).string(for: before, relativeTo: now), "قبل 3 أيام")
+        XCTAssertEqual(RelativeDateFormatter(locale: AppLocale("hi_IN@numbers=deva")).string(for: before, relativeTo: now), "३ दिन पहले")
+        for name in ["ar-EG-u", "ar-EG-u-nu-xyz", "ar_EG@numbers=xyz", "en-u-nu-toolongvalue", "en-x", "en-a-b-c", "en-u-nu-latn-"] {
+            XCTAssertNil(AppLocale(validating: name), name)
+        }
+    }
+
     /// No screen mixes two languages: every translated language is one ICU
     /// formats relative dates in (not in English), and its titles are its own.
     func test_everyTranslatedLanguage_hasItsOwnTitlesAndDates() {

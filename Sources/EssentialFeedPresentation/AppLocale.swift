@@ -147,7 +147,8 @@ public struct AppLocale: Equatable, Sendable {
 
     /// The translated language for a locale: `lang-REGION` when translated
     /// (`pt-BR`), Chinese by script (`zh-Hant` for Taiwan, Hong Kong and
-    /// Macao), else the language, else its regional form (`pt` is `pt-BR`).
+    /// Macao), Portuguese of a region other than Brazil European, else the
+    /// language, else its first regional form (`pt` is `pt-BR`).
     static func translation(code: String, script: String?, region: String?) -> String? {
         let languages = Localized.languages
         let code = currentCode(code)
@@ -158,6 +159,8 @@ public struct AppLocale: Equatable, Sendable {
             return traditional ? "zh-Hant" : "zh-Hans"
         }
         if let region, languages.contains("\(code)-\(region)") { return "\(code)-\(region)" }
+        // Portuguese outside Brazil is European Portuguese (pt_AO, pt_MZ).
+        if code == "pt", let region, region != "BR" { return "pt-PT" }
         if languages.contains(code) { return code }
         return languages.first { $0.hasPrefix(code + "-") }
     }

@@ -23,7 +23,7 @@ public enum Localized {
     /// The 20 most spoken languages that ICU formats dates in, and a few
     /// more, so that no screen mixes a title in one language with dates in
     /// another.
-    public static let languages = ["en", "pt-BR", "el", "es", "de", "fr", "it", "ja", "zh-Hans", "zh-Hant", "yue", "ru", "uk", "ar", "fa", "ur", "tr", "pl", "ko", "nl", "hi", "mr", "bn", "ta", "te", "id", "vi", "th", "sw", "fil"]
+    public static let languages = ["en", "pt-BR", "pt-PT", "el", "es", "de", "fr", "it", "ja", "zh-Hans", "zh-Hant", "yue", "ru", "uk", "ar", "fa", "ur", "tr", "pl", "ko", "nl", "hi", "mr", "bn", "ta", "te", "id", "vi", "th", "sw", "fil"]
 
     static let tables: [String: [Key: String]] = [
         "en": [
@@ -38,6 +38,16 @@ public enum Localized {
             .commentsTitle: "Comentários",
             .connectionError: "Não foi possível conectar com o servidor",
             .loading: "Carregando…",
+            .image: "Imagem",
+        ],
+        // European Portuguese, which every Portuguese-speaking region but
+        // Brazil follows (CLDR's parent of pt_AO, pt_MZ, …): pt_PT read
+        // Brazilian titles over its own dates (found by the hunt).
+        "pt-PT": [
+            .feedTitle: "O Meu Feed",
+            .commentsTitle: "Comentários",
+            .connectionError: "Não foi possível ligar ao servidor",
+            .loading: "A carregar…",
             .image: "Imagem",
         ],
         "el": [

@@ -34,7 +34,11 @@ final class LocalizationTests: XCTestCase {
     func test_locale_reducesPOSIXNamesToSupportedLanguages() {
         XCTAssertEqual(AppLocale("pt_BR.UTF-8").language, "pt-BR")
         XCTAssertEqual(AppLocale("pt_BR.UTF-8").identifier, "pt_BR")
-        XCTAssertEqual(AppLocale("pt_PT").language, "pt-BR")
+        XCTAssertEqual(AppLocale("pt_PT").language, "pt-PT")
+        XCTAssertEqual(AppLocale("pt_MZ").language, "pt-PT")
+        XCTAssertEqual(AppLocale("pt").language, "pt-BR")
+        XCTAssertEqual(AppLocale("pt_PT.UTF-8").identifier, "pt_PT")
+        XCTAssertEqual(Localized.string(.feedTitle, locale: AppLocale("pt_PT")), "O Meu Feed")
         XCTAssertEqual(AppLocale("el_GR.UTF-8").language, "el")
         XCTAssertEqual(AppLocale("de_AT@euro").language, "de")
         XCTAssertEqual(AppLocale("es-ES").identifier, "es_ES")

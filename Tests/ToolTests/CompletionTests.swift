@@ -83,7 +83,7 @@ final class CompletionTests: XCTestCase {
                 COMP_WORDS=(reldate --style n); COMP_CWORD=2; _essential_feed_reldate; echo "${COMPREPLY[*]}"
                 COMP_WORDS=(reldate --locale pt); COMP_CWORD=2; _essential_feed_reldate; echo "${COMPREPLY[*]}"
                 COMP_WORDS=(feed-show --locale zh); COMP_CWORD=2; _essential_feed_feed_show; echo "${COMPREPLY[*]}"
-                COMP_WORDS=(feed-view --locale ""); COMP_CWORD=2; _essential_feed_feed_view; echo "${#COMPREPLY[@]} ${COMPREPLY[0]} ${COMPREPLY[29]}"
+                COMP_WORDS=(feed-view --locale ""); COMP_CWORD=2; _essential_feed_feed_view; echo "${#COMPREPLY[@]} ${COMPREPLY[0]} ${COMPREPLY[30]}"
                 cd "$D" && COMP_WORDS=(feed-sync --store fe); COMP_CWORD=2; _essential_feed_feed_sync; printf "%s\n" "${COMPREPLY[@]}" | sort | xargs
                 COMP_WORDS=(feed-view --color ""); COMP_CWORD=2; _essential_feed_feed_view; echo "${COMPREPLY[*]}"
                 COMP_WORDS=(feed-serve --builtin ""); COMP_CWORD=2; _essential_feed_feed_serve; echo "${COMPREPLY[*]}"
@@ -94,7 +94,7 @@ final class CompletionTests: XCTestCase {
         // A value list after the help's first colon ("text: auto, always or
         // never", "a set: demo or acceptance") was not read; file names were
         // offered to commands that take no file (found by the hunt).
-        XCTAssertEqual(run.lines, ["3", "save save-images", "--append --after --allow-empty", "text html atom", "narrow", "pt-BR", "zh-Hans zh-Hant", "30 en fil",
+        XCTAssertEqual(run.lines, ["3", "save save-images", "--append --after --allow-empty", "text html atom", "narrow", "pt-BR pt-PT", "zh-Hans zh-Hant", "31 en fil",
                                   "feed.json feed.sqlite", "auto always never", "demo acceptance", "feed.json feed.sqlite",
                                   "feed-map: 0", "feed-sync: 0", "feed-view: 0", "reldate: 0"], run.stderr)
     }

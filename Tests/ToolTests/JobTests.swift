@@ -148,6 +148,30 @@ final class JobTests: XCTestCase {
         XCTAssertEqual(cached(env).data, 11)
     }
 
+    /// An app launch whose page is shorter than its limit ends the cached
+    /// feed there, as a sync's does: it kept the items after it, and the
+    /// next sync, given a 304 for that page, took the cache's head for it
+    /// and kept items the server had deleted for good, re-dated at every
+    /// run (found by the hunt: 30 items down to 5).
+    func test_appLaunch_ofAShortFirstPage_endsTheFeed_andTheNextSyncKeepsNoDeletedItem() throws {
+        let (nginx, feed, env) = try syncedThreePages()
+        try serve(nginx, ids: Array(feed[..<2]), limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_100))
+        let show = sh(#""$S/feed-show" --limit 4"#, environment: env)
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertEqual(cached(env).items, Array(feed[..<2]), "the short page ends the feed")
+        let run = sh(#"FEED_LOG=info "$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("page 1: not modified"), run.stderr)
+        XCTAssertEqual(cached(env).items, Array(feed[..<2]))
+        XCTAssertEqual(cached(env).data, 2)
+        // A full page ends nothing: the later pages the sync keeps stay.
+        try serve(nginx, ids: feed, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_200))
+        XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env).status, 0)
+        try serve(nginx, ids: ids(1, from: 100) + feed, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_300))
+        XCTAssertEqual(sh(#""$S/feed-show" --limit 4"#, environment: env).status, 0)
+        XCTAssertEqual(cached(env).items, ids(1, from: 100) + Array(feed[..<12]))
+    }
+
     /// An empty first page (a 200 with no items) is not a 304: the cache is
     /// left as it was, neither saved nor stamped anew.
     func test_sync_ofAnEmptyFirstPage_leavesTheCacheAsItWas() throws {

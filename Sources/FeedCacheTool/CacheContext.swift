@@ -2,6 +2,7 @@ import EssentialFeed
 import EssentialFeedInfra
 import FeedCLI
 import Sandbox
+import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
@@ -121,7 +122,12 @@ struct CacheContext {
         case merge(after: UUID?)
     }
 
-    func save(_ mode: SaveMode, tee: Bool, allowEmpty: Bool) {
+    /// - Parameters:
+    ///   - pageLimit: with `merge`, the limit the page was asked for with
+    ///     (a page of fewer records, but some, ends the feed).
+    ///   - unlessSavedAfter: with `merge`, when the page was asked for: a
+    ///     cached feed saved after it is kept as it is.
+    func save(_ mode: SaveMode, tee: Bool, allowEmpty: Bool, pageLimit: Int? = nil, unlessSavedAfter: Timestamp? = nil) {
         tool.refuseTerminalInput()
         let input = SaveInput(tool: tool, tee: tee)
         let read = input.readAhead(bytes: Self.readAheadBytes)
@@ -151,8 +157,21 @@ struct CacheContext {
                 let result = try loader.append(reading: input.next)
                 tool.diagnostics.info("save --append: kept \(result.kept), added \(result.added), dropped \(result.droppedExpired) expired")
             case let .merge(after):
-                let result = try loader.merge(reading: input.next, after: after, validators: { input.page.flatMap { $0.isNotModified ? nil : FeedValidators($0) } })
-                tool.diagnostics.info("save --merge: \(counted(result.saved, "item")) of the page saved into \(shown) in place of \(result.replaced) cached; kept \(result.ahead) ahead and \(result.after) after, dropped \(result.droppedExpired) expired")
+                let result = try loader.merge(reading: input.next, after: after, pageLimit: pageLimit, unlessSavedAfter: unlessSavedAfter,
+                                              validators: { input.page.flatMap { $0.isNotModified ? nil : FeedValidators($0) } })
+                if let later = result.savedLater {
+                    // The page was not read: read now, checked as a save
+                    // checks it, and written on (with --tee) unless invalid.
+                    input.readToEndForTee()
+                    if input.rejected {
+                        tool.diagnostics.info("save: cache unchanged: the input had errors")
+                        return
+                    }
+                    tool.diagnostics.info("save --merge: cache unchanged: the cached feed was saved at \(later.iso8601), after the page was asked for (\(unlessSavedAfter?.iso8601 ?? ""))")
+                } else {
+                    let end = result.droppedAfter > 0 ? ", dropped \(result.droppedAfter) after the page (shorter than \(pageLimit ?? 0): the end of the feed)" : ""
+                    tool.diagnostics.info("save --merge: \(counted(result.saved, "item")) of the page saved into \(shown) in place of \(result.replaced) cached; kept \(result.ahead) ahead and \(result.after) after, dropped \(result.droppedExpired) expired\(end)")
+                }
             case .replace:
                 // The first page's validators, for the next conditional request.
                 let result = try loader.save(reading: input.next, validators: { input.page.flatMap { $0.isNotModified ? nil : FeedValidators($0) } })
@@ -474,12 +493,25 @@ struct CacheContext {
     /// for its input; past that, they stream into the open transaction.
     static let imageReadAheadBytes = 1 << 20
 
-    /// Stores every valid image response read, in one transaction. Each
-    /// image stands alone: an invalid response or an error record is
-    /// reported and skipped, the others are stored. An invalid or truncated
-    /// line stores nothing (the input cannot be trusted). Images are held
-    /// one at a time once past the read-ahead: memory is bounded by the
-    /// largest image, not their sum.
+    /// A batch of `save-images` is committed once it has taken this long
+    /// (nanoseconds) or holds `imageBatchBytes` of data.
+    static let imageBatchNanoseconds: UInt64 = 1_000_000_000
+    static let imageBatchBytes = 16 << 20
+
+    /// Stores every valid image response read, in transactions of a batch
+    /// each: a second's worth or 16 MiB of data, whole or not at all. A run
+    /// stopped (a timeout, a signal) or a disk that fills keeps the batches
+    /// stored before: in one transaction, the whole step stored nothing,
+    /// and every run downloaded every image again and never got through a
+    /// backlog longer than its time limit (found by the hunt). The JSON
+    /// store, which rewrites its whole file at each commit, commits a batch
+    /// once it holds as many bytes as the file did (so the rewrites add up
+    /// to a few times what is stored). Each image stands alone: an invalid
+    /// response or an error record is reported and skipped, the others are
+    /// stored. An invalid or truncated line stores nothing of its batch and
+    /// ends the storing (the input cannot be trusted). Images are held one at
+    /// a time once past the read-ahead: memory is bounded by the largest
+    /// image, not their sum.
     func saveImages() {
         tool.refuseTerminalInput()
         let input = ImageInput(tool: tool)
@@ -493,27 +525,72 @@ struct CacheContext {
             if !input.trusted { tool.diagnostics.info("save-images: nothing stored: the input had invalid lines") }
             return
         }
+        var stored = 0
         do throws(ErrorRecord) {
             var index = 0
-            let stored = try LocalFeedImageDataLoader(store: try openStore()).save { () throws(ErrorRecord) -> (url: String, data: [UInt8])? in
-                if index < ahead.count {
-                    defer { index += 1 }
-                    let entry = ahead[index]
-                    ahead[index].data = []
-                    return entry
-                }
-                if !ahead.isEmpty { ahead = [] }
+            let loader = LocalFeedImageDataLoader(store: try openStore())
+            var least = 0
+            if !FeedStores.isPostgreSQL(path), FeedStores.kind(forPath: path) == .json {
+                var status = stat()
+                if stat(path, &status) == 0 { least = Int(status.st_size) }
+            }
+            var ended = false
+            // The first image of the next batch, read before its transaction
+            // opens: none opens for nothing (the JSON store reads and
+            // rewrites its whole file for each).
+            var carried: (url: String, data: [UInt8])?
+            func nextTrusted() throws(ErrorRecord) -> (url: String, data: [UInt8])? {
                 while let entry = input.next() {
                     if input.trusted { return entry }
                 }
                 if !input.trusted { throw ErrorRecord(.invalidData, "the input had invalid lines") }
                 return nil
             }
+            while true {
+                // From the batch's first image.
+                var began: UInt64 = 0
+                var bytes = 0
+                func taken(_ entry: (url: String, data: [UInt8])) -> (url: String, data: [UInt8]) {
+                    if bytes == 0 { began = DispatchTime.now().uptimeNanoseconds }
+                    bytes += entry.data.count + 1
+                    return entry
+                }
+                stored += try loader.save { () throws(ErrorRecord) -> (url: String, data: [UInt8])? in
+                    if bytes > 0, bytes >= least,
+                       bytes >= Self.imageBatchBytes || DispatchTime.now().uptimeNanoseconds - began >= Self.imageBatchNanoseconds {
+                        return nil
+                    }
+                    if let entry = carried {
+                        carried = nil
+                        return taken(entry)
+                    }
+                    if index < ahead.count {
+                        defer { index += 1 }
+                        let entry = ahead[index]
+                        ahead[index].data = []
+                        return taken(entry)
+                    }
+                    if !ahead.isEmpty { ahead = [] }
+                    guard let entry = try nextTrusted() else {
+                        ended = true
+                        return nil
+                    }
+                    return taken(entry)
+                }
+                if ended { break }
+                tool.diagnostics.debug("save-images: committed \(counted(stored, "image")) so far")
+                if index >= ahead.count {
+                    ahead = []
+                    guard let entry = try nextTrusted() else { break }
+                    carried = entry
+                }
+            }
             tool.diagnostics.debug("save-images: stored \(counted(stored, "image")) in \(shown)")
         } catch where !input.trusted {
-            // The invalid lines are already reported: the transaction rolled back.
-            tool.diagnostics.info("save-images: nothing stored: the input had invalid lines")
+            // The invalid lines are already reported: the batch rolled back.
+            tool.diagnostics.info("save-images: " + (stored == 0 ? "nothing stored" : "\(counted(stored, "image")) stored before") + ": the input had invalid lines")
         } catch {
+            if stored > 0 { tool.diagnostics.info("save-images: \(counted(stored, "image")) stored before the failure") }
             tool.fail(error)
             input.drain()
         }

@@ -14,7 +14,8 @@ public enum FeedCacheTool {
     /// arguments and environment, before anything is read.
     static let options: [OptionSpec] = [
         .value("--store"), .value("--now"), .value("--max-age"), .value("--wait"),
-        .flag("--append"), .flag("--merge"), .value("--after"), .flag("--tee"), .flag("--allow-empty"), .value("--output"),
+        .flag("--append"), .flag("--merge"), .value("--after"), .value("--page-limit"), .value("--unless-saved-after"),
+        .flag("--tee"), .flag("--allow-empty"), .value("--output"),
         .flag("--images"), .flag("--cached-at"),
     ]
 
@@ -22,7 +23,8 @@ public enum FeedCacheTool {
         let tool = Tool(
             name: "feed-cache",
             help: """
-            usage: feed-cache [options] save [--append | --merge [--after ID]] [--tee] [--allow-empty]
+            usage: feed-cache [options] save [--append | --merge [--after ID] [--page-limit N]
+                                    [--unless-saved-after ISO8601]] [--tee] [--allow-empty]
                    feed-cache [options] load [--images] [--cached-at]
                    feed-cache [options] validate | delete | info | fallback
                    feed-cache [options] save-images | missing-images | conditional
@@ -88,6 +90,14 @@ public enum FeedCacheTool {
                                 to the page's last id and the rest is kept; an empty
                                 page (with --allow-empty) ends the feed there
               --after ID        save --merge: the page follows the cached item ID
+              --page-limit N    save --merge: the page was asked for with limit N: one of
+                                fewer items (but some) ends the feed, and the cached
+                                items after it are dropped
+              --unless-saved-after ISO8601
+                                save --merge: save nothing when the cached feed was
+                                saved after ISO8601, when the page was asked for (by
+                                another writer since: its page is newer); with --tee
+                                the records are written on all the same
               --tee             save: also write the records on once saved; if the store
                                 fails, write them on anyway, report it and exit 74
                                 (75 when it is busy)
@@ -148,7 +158,8 @@ public enum FeedCacheTool {
             tool.finish()
         }
 
-        let saveFlags = ["--append", "--merge", "--tee", "--allow-empty"].filter(arguments.flag) + (arguments.value("--after") != nil ? ["--after"] : [])
+        let saveFlags = ["--append", "--merge", "--tee", "--allow-empty"].filter(arguments.flag)
+            + ["--after", "--page-limit", "--unless-saved-after"].filter { arguments.value($0) != nil }
         if command != "save", let flag = saveFlags.first { tool.usageError("\(flag) goes with save only") }
         var saveMode = CacheContext.SaveMode.replace
         if arguments.flag("--append") { saveMode = .append }
@@ -160,6 +171,18 @@ public enum FeedCacheTool {
             saveMode = .merge(after: nil)
         }
         if arguments.flag("--append"), arguments.flag("--merge") { tool.usageError("--append and --merge exclude each other") }
+        var pageLimit: Int?
+        if let text = arguments.value("--page-limit") {
+            guard arguments.flag("--merge") else { tool.usageError("--page-limit goes with save --merge only") }
+            guard let limit = Int(text), limit > 0, text.allSatisfy(\.isASCII) else { tool.usageError("--page-limit takes a whole number of items, 1 or more, not '\(text)'") }
+            pageLimit = limit
+        }
+        var unlessSavedAfter: Timestamp?
+        if let text = arguments.value("--unless-saved-after") {
+            guard arguments.flag("--merge") else { tool.usageError("--unless-saved-after goes with save --merge only") }
+            guard let time = Timestamp(iso8601: text) else { tool.usageError("--unless-saved-after takes an ISO 8601 date and time, not '\(text)'") }
+            unlessSavedAfter = time
+        }
         if command != "load", let flag = ["--images", "--cached-at"].first(where: arguments.flag) { tool.usageError("\(flag) goes with load only") }
         // image writes raw bytes: its failures go to standard error only.
         if command == "image" { tool.writesErrorRecords = false }
@@ -172,7 +195,8 @@ public enum FeedCacheTool {
         tool.confine(context.sandboxRules(command: command, output: arguments.value("--output")))
         switch command {
         case "save":
-            context.save(saveMode, tee: arguments.flag("--tee"), allowEmpty: arguments.flag("--allow-empty"))
+            context.save(saveMode, tee: arguments.flag("--tee"), allowEmpty: arguments.flag("--allow-empty"),
+                         pageLimit: pageLimit, unlessSavedAfter: unlessSavedAfter)
         case "load": context.load(images: arguments.flag("--images"), cachedAt: arguments.flag("--cached-at"))
         case "fallback": context.fallback()
         case "validate": context.validate()

@@ -49,6 +49,39 @@ final class MergeFeedPageUseCaseTests: XCTestCase {
         XCTAssertEqual(try store.retrieve()?.feed, page + feed)
     }
 
+    /// A page shorter than the limit it was asked for with is the end of
+    /// the feed: what is cached after it goes, in the same transaction.
+    func test_merge_withAPageLimit_aShorterPageEndsTheFeed_aFullOneKeepsTheRest() throws {
+        let (sut, store) = try makeSUT(cached: feed)
+
+        let short = try sut.merge(reading: reading([feed[0], feed[1]]), after: nil, pageLimit: 3)
+        XCTAssertEqual(try store.retrieve()?.feed, Array(feed[...1]))
+        XCTAssertEqual(short.droppedAfter, 6)
+
+        try store.insert(feed, timestamp: fixedCurrentDate)
+        let full = try sut.merge(reading: reading([feed[0], feed[1]]), after: nil, pageLimit: 2)
+        XCTAssertEqual(try store.retrieve()?.feed, feed)
+        XCTAssertEqual(full.droppedAfter, 0)
+    }
+
+    /// A cached feed saved after the page was asked for (by another writer)
+    /// is newer: it stays as it is, and the page is not read.
+    func test_merge_unlessSavedAfter_keepsAFeedSavedSinceThePageWasAsked() throws {
+        let (sut, store) = try makeSUT(cached: feed, savedAt: fixedCurrentDate.adding(seconds: -10))
+        var read = false
+
+        let declined = try sut.merge(reading: { (_) throws(ErrorRecord) in read = true; return false }, after: nil,
+                                     unlessSavedAfter: fixedCurrentDate.adding(seconds: -20))
+        XCTAssertEqual(declined.savedLater, fixedCurrentDate.adding(seconds: -10))
+        XCTAssertFalse(read)
+        XCTAssertEqual(try store.retrieve()?.feed, feed)
+        XCTAssertEqual(try store.retrieve()?.timestamp, fixedCurrentDate.adding(seconds: -10))
+
+        let saved = try sut.merge(reading: reading([feed[1]]), after: nil, unlessSavedAfter: fixedCurrentDate.adding(seconds: -5))
+        XCTAssertNil(saved.savedLater)
+        XCTAssertEqual(try store.retrieve()?.feed, Array(feed[1...]))
+    }
+
     func test_merge_anEmptyPage_endsTheFeedWhereItStarts() throws {
         let (sut, store) = try makeSUT(cached: feed)
 

@@ -1036,6 +1036,22 @@ final class FeedCacheToolTests: XCTestCase {
         XCTAssertEqual(damaged.lines.suffix(2), ["status 74", "kept"], damaged.stderr)
     }
 
+    /// A SQLite store whose file may be written and whose folder may not:
+    /// SQLite makes its journal beside the store, and said only "attempt to
+    /// write a readonly database", naming the file (found by the hunt).
+    func test_sqliteStore_inAFolderThatCannotBeWritten_saysItIsTheFolder() throws {
+        guard sh("id -u").out == "0\n", sh("command -v setpriv").status == 0 else { return }
+        let d = temporaryDirectory(self) + "/nobody"
+        let run = sh(#"""
+            mkdir -p "$D/store" && chown -R 65534:65534 "$D"
+            as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+            printf '%s' "$A" | as_nobody feed-cache --store "$D/store/feed.sqlite" save && chmod 555 "$D/store"
+            printf '%s' "$B" | as_nobody feed-cache --store "$D/store/feed.sqlite" save; echo "status $?"
+            """#, environment: ["D": d, "A": feedA, "B": feedB])
+        XCTAssertEqual(run.lines.last, "status 74", run.stderr)
+        XCTAssertTrue(run.stderr.contains("(its folder \(d)/store cannot be written: SQLite makes its journal there"), run.stderr)
+    }
+
     /// A SQLite store reached through a symbolic link in another folder
     /// keeps its spools in its real folder, the one the confinement allows:
     /// a save of more ids than fit in memory (4,096) was refused a temporary
@@ -1319,6 +1335,33 @@ final class FeedCacheToolTests: XCTestCase {
             let cut = cache("save-images", other, stdin: lines.joined(separator: "\n") + "\n" + #"{"url":"http://h/x","#)
             XCTAssertEqual(cut.status, 65)
             XCTAssertEqual(cache("image http://h/0", other).status, 66)
+        }
+    }
+
+    /// A run stopped midway keeps the batches committed before (a second's
+    /// worth each): in one transaction, a sync's image step stopped by its
+    /// time limit stored nothing, and every run downloaded every image
+    /// again without ever getting through the backlog (found by the hunt).
+    func test_saveImages_stoppedMidway_keepsWhatItCommittedBefore() throws {
+        try forEachStore { store in
+            let d = temporaryDirectory(self)
+            let body = Data((0..<(300 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 13) }).base64EncodedString()
+            let line = { (i: Int) in #"{"url":"http://h/\#(i)","status":200,"body_base64":"\#(body)"}"# + "\n" }
+            try (0..<6).map(line).joined().write(toFile: d + "/first", atomically: true, encoding: .utf8)
+            try line(6).write(toFile: d + "/then", atomically: true, encoding: .utf8)
+            try line(7).write(toFile: d + "/last", atomically: true, encoding: .utf8)
+            // A batch ends at the first image that comes after its second:
+            // 0 to 6 are committed when 7 comes, and 7, in the next, is not.
+            let run = sh(#"""
+                mkfifo "$D/in"
+                feed-cache --store "$STORE" save-images < "$D/in" & saver=$!
+                { cat "$D/first"; sleep 1.5; cat "$D/then"; sleep 1.5; cat "$D/last"; sleep 30; } > "$D/in" & writer=$!
+                sleep 4.5
+                kill -TERM $saver; wait $saver; echo "status $?"
+                kill $writer
+                for i in 0 6 7; do feed-cache --store "$STORE" image http://h/$i > /dev/null 2>&1; echo "image $i: $?"; done
+                """#, environment: ["D": d, "STORE": store], timeout: 60)
+            XCTAssertEqual(run.lines, ["status 143", "image 0: 0", "image 6: 0", "image 7: 66"], "\(store): \(run.stderr)")
         }
     }
 

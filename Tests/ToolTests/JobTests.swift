@@ -368,6 +368,33 @@ extension JobTests {
         XCTAssertEqual(holding.lines, ["sync 75", "show 0"], holding.out + holding.stderr)
     }
 
+    /// Another host's sync on a shared store (its run's lock is its own
+    /// host's): a launch whose page was asked for before that sync saved
+    /// keeps the sync's newer feed (its save after it undid the sync: the
+    /// item new at the head, and its image, went until the next run, which
+    /// downloaded it again; found by the hunt).
+    func test_appLaunch_keepsAFeedAnotherHostSavedSinceItAskedForItsPage() throws {
+        let slow = try Served(["--builtin", "acceptance", "--delay", "2500"], test: self)
+        let fast = try Served(["--builtin", "demo"], test: self)
+        let directory = temporaryDirectory(self)
+        var env = environment(fast.base, store: directory + "/feed.sqlite")
+        env["SLOW"] = slow.base
+        env["FAST"] = fast.base
+        env["D"] = directory
+        let run = sh(#"""
+            FEED_LOG=info "$S/feed-show" --base-url "$SLOW" --limit 4 > /dev/null 2> "$D/show.err" & show=$!
+            sleep 0.7
+            mkdir -p "$D/other"
+            XDG_CACHE_HOME="$D/other" "$S/feed-sync" --base-url "$FAST" > /dev/null 2>&1; echo "sync $?"
+            wait $show; echo "show $?"
+            feed-cache load | sed -n 's/^{"id":"\([^"]*\)".*/\1/p' > "$D/cached"
+            FEED_BASE_URL=$FAST feed-fetch | feed-map | sed -n 's/^{"id":"\([^"]*\)".*/\1/p' > "$D/synced"
+            cmp -s "$D/cached" "$D/synced" && echo "the sync's feed"
+            grep -c 'cache unchanged: the cached feed was saved at' "$D/show.err"
+            """#, environment: env, timeout: 60)
+        XCTAssertEqual(run.lines, ["sync 0", "show 0", "the sync's feed", "1"], run.out + run.stderr)
+    }
+
     /// The lock is the save's, not the view's: a launch whose page is
     /// longer than a pipe holds, its output left unread (a pager left
     /// open), made a sync wait for as long as the page stayed open, and

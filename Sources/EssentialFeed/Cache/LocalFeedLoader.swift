@@ -82,10 +82,22 @@ public struct LocalFeedLoader {
     /// it keeps the validators it had. The cached feed is copied, as text,
     /// into the transaction's spool (`makeCachedImageSpool`) while the page
     /// is written.
+    ///
+    /// - Parameters:
+    ///   - pageLimit: the limit the page was asked for with: a page of
+    ///     fewer images, but some, is the end of the feed, and the cached
+    ///     images after it are dropped (in the same transaction).
+    ///   - unlessSavedAfter: when the page was asked for: a cached feed
+    ///     saved after it (by another writer, on another host) is newer,
+    ///     and nothing is saved (`savedLater`); `read` is not called.
     @discardableResult
-    public func merge(reading read: FeedImageReading, after: UUID?, validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheMergeResult {
+    public func merge(reading read: FeedImageReading, after: UUID?, pageLimit: Int? = nil, unlessSavedAfter: Timestamp? = nil,
+                      validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheMergeResult {
         return try store.transaction { (tx) throws(ErrorRecord) in
             let timestamp = currentDate()
+            if let asked = unlessSavedAfter, let header = try? tx.retrieveHeader(), header.timestamp > asked {
+                return FeedCacheMergeResult(ahead: 0, saved: 0, skipped: 0, after: 0, replaced: 0, droppedExpired: 0, savedLater: header.timestamp)
+            }
             var cached = tx.makeCachedImageSpool()
             var firstCached = FirstCachedTimes()
             var dropped = 0
@@ -143,8 +155,13 @@ public struct LocalFeedLoader {
             var end = cached.count
             if let last { end = try cached.index(of: last, from: start).map { $0 + 1 } ?? start }
             result.replaced = end - start
-            try cached.forEach(in: end..<cached.count) { (image) throws(ErrorRecord) in
-                if try writer.add(image) { result.after += 1 }
+            let count = result.saved + result.skipped
+            if let pageLimit, count > 0, count < pageLimit {
+                result.droppedAfter = cached.count - end
+            } else {
+                try cached.forEach(in: end..<cached.count) { (image) throws(ErrorRecord) in
+                    if try writer.add(image) { result.after += 1 }
+                }
             }
             if after == nil {
                 if let validators = validators() { try tx.setValidators(validators) }

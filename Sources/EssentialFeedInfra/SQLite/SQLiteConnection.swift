@@ -172,8 +172,18 @@ final class SQLiteConnection {
                 ? POSIXFiles.reason(systemCode)
                 : String(cString: sqlite3_errmsg(db))
             let action = verb == "lock" ? "write" : verb
-            return ErrorRecord(.store, "cannot \(action) \(path): \(reason)" + (primary == SQLITE_FULL ? fullTemporaryFolder() : ""))
+            return ErrorRecord(.store, "cannot \(action) \(path): \(reason)" + (primary == SQLITE_FULL ? fullTemporaryFolder() : "")
+                + (primary == SQLITE_READONLY ? readOnlyFolder() : ""))
         }
+    }
+
+    /// SQLite's "attempt to write a readonly database" for a file that may
+    /// be written: its folder may not, where SQLite makes its journal (said
+    /// as the file's, the user found nothing to change: found by the hunt).
+    private func readOnlyFolder() -> String {
+        let folder = POSIXFiles.directory(of: path)
+        guard access(path, W_OK) == 0, access(folder, W_OK) != 0 else { return "" }
+        return " (its folder \(folder) cannot be written: SQLite makes its journal there, beside the store)"
     }
 
     /// SQLite's "database or disk is full" may be its temporary files'

@@ -148,9 +148,12 @@ public enum Signals {
 
     /// The signals taken: SIGINT, SIGTERM, and SIGHUP unless it was
     /// ignored when the process started; and SIGUSR1, SIGUSR2, SIGALRM,
-    /// SIGVTALRM, SIGIO, SIGPWR and SIGSTKFLT, which end a process by
-    /// default, where they still have that action: one of them ended a
-    /// tool inside a write, and left a cut record in the pipe. A signal
+    /// SIGVTALRM, SIGIO, SIGPWR, SIGSTKFLT and SIGXCPU, which end a process
+    /// by default, where they still have that action: one of them ended a
+    /// tool inside a write, and left a cut record in the pipe (SIGXCPU is
+    /// the kernel's at a CPU time limit's soft bound, `ulimit -t` or
+    /// systemd's LimitCPU=, sent so that a process may end cleanly before
+    /// the hard one kills it: found by the hunt). A signal
     /// ignored or handled at the start (`nohup`, a profiler loaded first) is
     /// left as it was. Left too: SIGQUIT, which asks for a core to debug;
     /// SIGPROF, with which the Swift runtime's crash handler stops the other
@@ -170,9 +173,9 @@ public enum Signals {
     /// default action, which ends the process.
     private static let endingByDefault: [Int32] = {
         #if canImport(Glibc)
-        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGIO, SIGPWR, SIGSTKFLT]
+        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU]
         #else
-        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM]
+        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU]
         #endif
     }()
 

@@ -369,7 +369,8 @@ final class FeedFetchToolTests: XCTestCase {
         XCTAssertTrue(run.out.hasSuffix("\n"))
     }
 
-    /// SIGUSR1, SIGUSR2 and SIGALRM end a process by default: one that came
+    /// SIGUSR1, SIGUSR2, SIGALRM and SIGXCPU (the kernel's at a CPU time
+    /// limit's soft bound) end a process by default: one that came
     /// while a tool was writing a record bigger than the pipe into a reader
     /// that had not read yet ended it inside the write, and the reader got
     /// a cut line. They are taken as SIGTERM is: the record under way is
@@ -378,7 +379,7 @@ final class FeedFetchToolTests: XCTestCase {
     func test_fetch_signalEndingAProcessByDefault_whileARecordIsHalfWritten_endsAfterItWhole() throws {
         let server = try Served(["--builtin", "demo", "--big", "3000000"], test: self)
         let dir = temporaryDirectory(self)
-        for (signal, status) in [("USR1", 138), ("USR2", 140), ("ALRM", 142)] {
+        for (signal, status) in [("USR1", 138), ("USR2", 140), ("ALRM", 142), ("XCPU", 152)] {
             let run = sh(#"""
                 rm -f "$T/pid" "$T/out"
                 ( { feed-fetch "$B/v1/feed?limit=12" "$B/v1/feed?limit=11" & echo $! > "$T/pid"; wait $!; echo "status $?" > "$T/status"; } \

@@ -395,6 +395,26 @@ extension JobTests {
         XCTAssertEqual(run.lines, ["sync 0", "show 0", "the sync's feed", "1"], run.out + run.stderr)
     }
 
+    /// A launch stopped (Ctrl-Z) while it holds the lock: a sync that gives
+    /// up on it names it, says it is stopped and how to let it go on (every
+    /// cron run failed with 75 and no run of feed-sync to be found: found
+    /// by the hunt).
+    func test_sync_givingUpOnALaunchLeftStopped_namesIt() throws {
+        let slow = try Served(["--builtin", "acceptance", "--delay", "2500"], test: self)
+        let directory = temporaryDirectory(self)
+        var env = environment(slow.base, store: directory + "/feed.sqlite")
+        env["D"] = directory
+        let run = sh(#"""
+            setsid "$S/feed-show" > /dev/null 2>&1 & show=$!
+            sleep 0.7
+            kill -STOP -$show
+            "$S/feed-sync" --wait 0 > /dev/null 2> "$D/sync.err"; echo "sync $?"
+            kill -CONT -$show; wait $show; echo "show $?"
+            grep -c ' (held by feed-show, pid [0-9]*, stopped: kill -CONT [0-9]* lets it go on)$' "$D/sync.err"
+            """#, environment: env, timeout: 60)
+        XCTAssertEqual(run.lines, ["sync 75", "show 0", "1"], run.out + run.stderr + ((try? String(contentsOfFile: directory + "/sync.err", encoding: .utf8)) ?? ""))
+    }
+
     /// The lock is the save's, not the view's: a launch whose page is
     /// longer than a pipe holds, its output left unread (a pager left
     /// open), made a sync wait for as long as the page stayed open, and

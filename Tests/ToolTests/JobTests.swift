@@ -335,18 +335,27 @@ final class JobTests: XCTestCase {
 }
 
 extension JobTests {
-    /// An app launch and the cron job, one writer at a time: a launch that
-    /// finds a feed-sync run holding the store's lock shows what it fetched
-    /// and saves nothing (its page, asked for before the sync saved a newer
-    /// one, was saved over it: the last save won; found by the hunt), and
-    /// a launch holding it makes a sync wait (here, --wait 0: 75).
-    func test_appLaunch_duringASync_savesNothing_andASyncWaitsForALaunch() throws {
+    /// The acceptance feed answered after 2.5 s (SLOW) and the demo feed
+    /// at once (FAST), each stopped at the test's end, and the environment
+    /// of a store in a folder D.
+    private func slowAndFastServers() throws -> [String: String] {
         let slow = try Served(["--builtin", "acceptance", "--delay", "2500"], test: self)
         let fast = try Served(["--builtin", "demo"], test: self)
         let directory = temporaryDirectory(self)
         var env = environment(fast.base, store: directory + "/feed.sqlite")
         env["SLOW"] = slow.base
         env["FAST"] = fast.base
+        env["D"] = directory
+        return env
+    }
+
+    /// An app launch and the cron job, one writer at a time: a launch that
+    /// finds a feed-sync run holding the store's lock shows what it fetched
+    /// and saves nothing (its page, asked for before the sync saved a newer
+    /// one, was saved over it: the last save won; found by the hunt), and
+    /// a launch holding it makes a sync wait (here, --wait 0: 75).
+    func test_appLaunch_duringASync_savesNothing_andASyncWaitsForALaunch() throws {
+        let env = try slowAndFastServers()
         let during = sh(#"""
             "$S/feed-sync" --base-url "$SLOW" > /dev/null 2>&1 & sync=$!
             sleep 0.7
@@ -374,13 +383,7 @@ extension JobTests {
     /// item new at the head, and its image, went until the next run, which
     /// downloaded it again; found by the hunt).
     func test_appLaunch_keepsAFeedAnotherHostSavedSinceItAskedForItsPage() throws {
-        let slow = try Served(["--builtin", "acceptance", "--delay", "2500"], test: self)
-        let fast = try Served(["--builtin", "demo"], test: self)
-        let directory = temporaryDirectory(self)
-        var env = environment(fast.base, store: directory + "/feed.sqlite")
-        env["SLOW"] = slow.base
-        env["FAST"] = fast.base
-        env["D"] = directory
+        let env = try slowAndFastServers()
         let run = sh(#"""
             FEED_LOG=info "$S/feed-show" --base-url "$SLOW" --limit 4 > /dev/null 2> "$D/show.err" & show=$!
             sleep 0.7

@@ -15,9 +15,14 @@ public struct AppLocale: Equatable, Sendable {
     public let language: String
 
     /// The locale of `name`; a name that is not a locale name counts as `C`.
+    /// A numbering system ICU does not have is passed over (in the
+    /// environment, a bad `@numbers=` made the whole locale English: found
+    /// in review); `--locale` refuses it (`init(validating:)`).
     public init(_ name: String) {
-        self = AppLocale(validating: name) ?? AppLocale(validating: "C")!
+        self = AppLocale(validating: name) ?? AppLocale(validating: name, unknownNumbers: .ignored) ?? AppLocale(validating: "C")!
     }
+
+    enum UnknownNumbers { case refused, ignored }
 
     /// The locale of `name`, or nil when `name` is not a locale name
     /// (`LANG[_Script][_REGION][_VARIANT][.CODESET][@MODIFIER]`, `-` or `_` between
@@ -31,6 +36,10 @@ public struct AppLocale: Equatable, Sendable {
     /// was a usage error (found by the hunt). Other extensions and
     /// modifiers (`@euro`) are passed over.
     public init?(validating name: String) {
+        self.init(validating: name, unknownNumbers: .refused)
+    }
+
+    init?(validating name: String, unknownNumbers: UnknownNumbers) {
         var base = Substring(name)
         var numbers: String?
         if let at = base.firstIndex(of: "@") {
@@ -58,8 +67,9 @@ public struct AppLocale: Equatable, Sendable {
             if let chosen, numbers == nil { numbers = chosen }
             parts.removeSubrange(singleton...)
         }
-        if let given = numbers {
-            guard Self.numberingSystems.contains(given) else { return nil }
+        if let given = numbers, !Self.numberingSystems.contains(given) {
+            guard unknownNumbers == .ignored else { return nil }
+            numbers = nil
         }
         guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(Self.isLetter) else { return nil }
         // The current code for dates too: ICU knows no `tl` or `in`, and
@@ -197,7 +207,7 @@ public struct AppLocale: Equatable, Sendable {
         var isC = true
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             if let value = environment[name], !value.isEmpty {
-                isC = value == "C" || value == "POSIX" || AppLocale(validating: value) == nil
+                isC = value == "C" || value == "POSIX" || AppLocale(validating: value, unknownNumbers: .ignored) == nil
                 locale = AppLocale(value)
                 break
             }

@@ -125,9 +125,9 @@ struct CacheContext {
     /// - Parameters:
     ///   - pageLimit: with `merge`, the limit the page was asked for with
     ///     (a page of fewer records, but some, ends the feed).
-    ///   - unlessSavedAfter: with `merge`, when the page was asked for: a
-    ///     cached feed saved after it is kept as it is.
-    func save(_ mode: SaveMode, tee: Bool, allowEmpty: Bool, pageLimit: Int? = nil, unlessSavedAfter: Timestamp? = nil) {
+    ///   - ifSavedAt: with `merge`, the cached feed the page is for: when
+    ///     the store holds another, it is kept as it is.
+    func save(_ mode: SaveMode, tee: Bool, allowEmpty: Bool, pageLimit: Int? = nil, ifSavedAt: CachedFeedStamp? = nil) {
         tool.refuseTerminalInput()
         let input = SaveInput(tool: tool, tee: tee)
         let read = input.readAhead(bytes: Self.readAheadBytes)
@@ -157,9 +157,9 @@ struct CacheContext {
                 let result = try loader.append(reading: input.next)
                 tool.diagnostics.info("save --append: kept \(result.kept), added \(result.added), dropped \(result.droppedExpired) expired")
             case let .merge(after):
-                let result = try loader.merge(reading: input.next, after: after, pageLimit: pageLimit, unlessSavedAfter: unlessSavedAfter,
+                let result = try loader.merge(reading: input.next, after: after, pageLimit: pageLimit, ifSavedAt: ifSavedAt,
                                               validators: { input.page.flatMap { $0.isNotModified ? nil : FeedValidators($0) } })
-                if let later = result.savedLater {
+                if let found = result.declined {
                     // The page was not read: read now, checked as a save
                     // checks it, and written on (with --tee) unless invalid.
                     input.readToEndForTee()
@@ -167,7 +167,7 @@ struct CacheContext {
                         tool.diagnostics.info("save: cache unchanged: the input had errors")
                         return
                     }
-                    tool.diagnostics.info("save --merge: cache unchanged: the cached feed was saved at \(later.iso8601), after the page was asked for (\(unlessSavedAfter?.iso8601 ?? ""))")
+                    tool.diagnostics.info("save --merge: cache unchanged: another save came first (the cached feed is \(Self.described(found)), not \(ifSavedAt.map(Self.described) ?? "")")
                 } else {
                     let end = result.droppedAfter > 0 ? ", dropped \(result.droppedAfter) after the page (shorter than \(pageLimit ?? 0): the end of the feed)" : ""
                     tool.diagnostics.info("save --merge: \(counted(result.saved, "item")) of the page saved into \(shown) in place of \(result.replaced) cached; kept \(result.ahead) ahead and \(result.after) after, dropped \(result.droppedExpired) expired\(end)")
@@ -195,6 +195,14 @@ struct CacheContext {
             return
         }
         if tee { input.writeOn() }
+    }
+
+    /// A stamp as `--if-saved-at` takes it.
+    static func described(_ stamp: CachedFeedStamp) -> String {
+        switch stamp {
+        case .nothingCached: "none"
+        case let .savedAt(time): "the one saved at \(time.iso8601)"
+        }
     }
 
     /// A 304 to a conditional request: the cached feed is current. It is
@@ -505,8 +513,8 @@ struct CacheContext {
     /// and every run downloaded every image again and never got through a
     /// backlog longer than its time limit (found by the hunt). The JSON
     /// store, which rewrites its whole file at each commit, commits a batch
-    /// once it holds as many bytes as the file did (so the rewrites add up
-    /// to a few times what is stored). Each image stands alone: an invalid
+    /// once it holds as many bytes as the file (so the rewrites add up to a
+    /// few times what is stored). Each image stands alone: an invalid
     /// response or an error record is reported and skipped, the others are
     /// stored. An invalid or truncated line stores nothing of its batch and
     /// ends the storing (the input cannot be trusted). Images are held one at
@@ -529,11 +537,17 @@ struct CacheContext {
         do throws(ErrorRecord) {
             var index = 0
             let loader = LocalFeedImageDataLoader(store: try openStore())
-            var least = 0
-            if !FeedStores.isPostgreSQL(path), FeedStores.kind(forPath: path) == .json {
+            // The JSON store's batch: at least as many bytes as its file
+            // holds, read again after each commit (so that each rewrite at
+            // least doubles what is stored, and they add up to a few times
+            // the whole: a fixed bound made them grow as the square of a
+            // backlog, found in review).
+            let rewritesWhole = !FeedStores.isPostgreSQL(path) && FeedStores.kind(forPath: path) == .json
+            func fileSize() -> Int {
                 var status = stat()
-                if stat(path, &status) == 0 { least = Int(status.st_size) }
+                return rewritesWhole && stat(path, &status) == 0 ? Int(status.st_size) : 0
             }
+            var least = fileSize()
             var ended = false
             // The first image of the next batch, read before its transaction
             // opens: none opens for nothing (the JSON store reads and
@@ -579,6 +593,7 @@ struct CacheContext {
                 }
                 if ended { break }
                 tool.diagnostics.debug("save-images: committed \(counted(stored, "image")) so far")
+                least = fileSize()
                 if index >= ahead.count {
                     ahead = []
                     guard let entry = try nextTrusted() else { break }

@@ -64,22 +64,30 @@ final class MergeFeedPageUseCaseTests: XCTestCase {
         XCTAssertEqual(full.droppedAfter, 0)
     }
 
-    /// A cached feed saved after the page was asked for (by another writer)
-    /// is newer: it stays as it is, and the page is not read.
-    func test_merge_unlessSavedAfter_keepsAFeedSavedSinceThePageWasAsked() throws {
+    /// A save on the condition of the cached feed it is for: when another
+    /// writer saved since (by the store's own stamp, whatever its clock:
+    /// here an earlier time), that feed stays as it is and the page is not
+    /// read; when nothing was cached, any feed cached since is another's.
+    func test_merge_ifSavedAt_keepsAFeedAnotherWriterSavedSince() throws {
         let (sut, store) = try makeSUT(cached: feed, savedAt: fixedCurrentDate.adding(seconds: -10))
         var read = false
+        let notRead: LocalFeedLoader.FeedImageReading = { (_) throws(ErrorRecord) in read = true; return false }
 
-        let declined = try sut.merge(reading: { (_) throws(ErrorRecord) in read = true; return false }, after: nil,
-                                     unlessSavedAfter: fixedCurrentDate.adding(seconds: -20))
-        XCTAssertEqual(declined.savedLater, fixedCurrentDate.adding(seconds: -10))
+        let declined = try sut.merge(reading: notRead, after: nil, ifSavedAt: .savedAt(fixedCurrentDate.adding(seconds: -5)))
+        XCTAssertEqual(declined.declined, .savedAt(fixedCurrentDate.adding(seconds: -10)))
+        let overNothing = try sut.merge(reading: notRead, after: nil, ifSavedAt: .nothingCached)
+        XCTAssertEqual(overNothing.declined, .savedAt(fixedCurrentDate.adding(seconds: -10)))
         XCTAssertFalse(read)
         XCTAssertEqual(try store.retrieve()?.feed, feed)
         XCTAssertEqual(try store.retrieve()?.timestamp, fixedCurrentDate.adding(seconds: -10))
 
-        let saved = try sut.merge(reading: reading([feed[1]]), after: nil, unlessSavedAfter: fixedCurrentDate.adding(seconds: -5))
-        XCTAssertNil(saved.savedLater)
+        let saved = try sut.merge(reading: reading([feed[1]]), after: nil, ifSavedAt: .savedAt(fixedCurrentDate.adding(seconds: -10)))
+        XCTAssertNil(saved.declined)
         XCTAssertEqual(try store.retrieve()?.feed, Array(feed[1...]))
+
+        try store.deleteCachedFeed()
+        XCTAssertNil(try sut.merge(reading: reading([feed[0]]), after: nil, ifSavedAt: .nothingCached).declined)
+        XCTAssertEqual(try store.retrieve()?.feed, [feed[0]])
     }
 
     func test_merge_anEmptyPage_endsTheFeedWhereItStarts() throws {

@@ -95,6 +95,10 @@ final class LocalizationTests: XCTestCase {
         for name in ["ar-EG-u", "ar-EG-u-nu-xyz", "ar_EG@numbers=xyz", "en-u-nu-toolongvalue", "en-x", "en-a-b-c", "en-u-nu-latn-"] {
             XCTAssertNil(AppLocale(validating: name), name)
         }
+        // In the environment, a numbering system ICU has not is passed over, not the locale.
+        XCTAssertEqual(AppLocale("ar_EG.UTF-8@numbers=xyz").identifier, "ar_EG")
+        XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "ar_EG.UTF-8@numbers=xyz"]).language, "ar")
+        XCTAssertEqual(AppLocale.fromEnvironment(["LANG": "ar_EG.UTF-8@numbers=latn"]).identifier, "ar_EG@numbers=latn")
     }
 
     /// No screen mixes two languages: every translated language is one ICU

@@ -1258,7 +1258,9 @@ final class FeedCacheToolTests: XCTestCase {
     }
 
     func test_usageErrors() {
-        for args in ["", "bogus", "load extra", "load --append", "image", "image ''", "--max-age 7x load", "--now yesterday load", "--wait -1 load"] {
+        for args in ["", "bogus", "load extra", "load --append", "image", "image ''", "--max-age 7x load", "--now yesterday load", "--wait -1 load",
+                     "save --page-limit 3", "save --merge --page-limit 0", "save --merge --page-limit x", "load --page-limit 3",
+                     "save --if-saved-at none", "save --merge --if-saved-at yesterday", "load --if-saved-at none"] {
             let run = sh("feed-cache --store /nonexistent/x.sqlite \(args) < /dev/null")
             XCTAssertEqual(run.status, 64, "feed-cache \(args): \(run.stderr)")
         }
@@ -1362,6 +1364,27 @@ final class FeedCacheToolTests: XCTestCase {
                 for i in 0 6 7; do feed-cache --store "$STORE" image http://h/$i > /dev/null 2>&1; echo "image $i: $?"; done
                 """#, environment: ["D": d, "STORE": store], timeout: 60)
             XCTAssertEqual(run.lines, ["status 143", "image 0: 0", "image 6: 0", "image 7: 66"], "\(store): \(run.stderr)")
+        }
+    }
+
+    /// A save on the condition of the feed it is for, declined (another
+    /// save came first): the store is as that save left it, and --tee writes
+    /// the page on all the same; on the feed it is for, it is saved.
+    func test_saveMerge_ifSavedAt_anotherFeed_keepsIt_andTeesThePageOn() {
+        forEachStore { store in
+            XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
+            let stamp = cache("info", store).records().first?["timestamp"] as? String ?? ""
+            XCTAssertFalse(stamp.isEmpty)
+            let declined = cache("save --merge --if-saved-at 2000-01-01T00:00:00Z --tee", store, stdin: feedB)
+            XCTAssertEqual(declined.status, 0, declined.stderr)
+            XCTAssertEqual(declined.out, feedB, "written on")
+            XCTAssertEqual(cache("load", store).out, feedA, "\(store): kept")
+            let none = cache("save --merge --if-saved-at none", store, stdin: feedB)
+            XCTAssertEqual(none.status, 0, none.stderr)
+            XCTAssertEqual(cache("load", store).out, feedA, "\(store): kept: a feed was cached")
+            let saved = cache("save --merge --if-saved-at \(stamp)", store, stdin: feedB)
+            XCTAssertEqual(saved.status, 0, saved.stderr)
+            XCTAssertNotEqual(cache("load", store).out, feedA, "\(store): saved on the feed it was for")
         }
     }
 

@@ -89,9 +89,6 @@ final class ScriptTests: XCTestCase {
         }
     }
 
-    /// An empty --base-url is none, as the tools read it: FEED_BASE_URL
-    /// is used (the scripts said "no base URL", 64, with it set: found by
-    /// the hunt). Here it names a port that refuses: a connectivity error.
     /// No statement of a job script expands two command substitutions: bash
     /// 5.2 parses a substitution's text again as it expands it, and runs a
     /// trap that comes meanwhile with that parse still open, so the trap's
@@ -113,6 +110,9 @@ final class ScriptTests: XCTestCase {
         }
     }
 
+    /// An empty --base-url is none, as the tools read it: FEED_BASE_URL
+    /// is used (the scripts said "no base URL", 64, with it set: found by
+    /// the hunt). Here it names a port that refuses: a connectivity error.
     func test_everyScript_takesAnEmptyBaseURLAsNone() {
         for (script, arguments) in [("feed-sync", "--base-url ''"), ("feed-show", "--base-url=''"), ("feed-comments", "--base-url '' \(id)"),
                                     ("feed-sync", "--base-url http://h --base-url ''")] {

@@ -17,11 +17,11 @@ public struct FeedCacheMergeResult: Equatable, Sendable {
     /// Cached images after a page shorter than its limit (the end of the
     /// feed), dropped instead of kept.
     public var droppedAfter: Int
-    /// When nothing was saved because the cached feed had been saved after
-    /// the time the page was asked for (by another writer): its time.
-    public var savedLater: Timestamp?
+    /// When nothing was saved because the cached feed was no longer the one
+    /// the save was for (another writer saved since): the one found.
+    public var declined: CachedFeedStamp?
 
-    public init(ahead: Int, saved: Int, skipped: Int, after: Int, replaced: Int, droppedExpired: Int, droppedAfter: Int = 0, savedLater: Timestamp? = nil) {
+    public init(ahead: Int, saved: Int, skipped: Int, after: Int, replaced: Int, droppedExpired: Int, droppedAfter: Int = 0, declined: CachedFeedStamp? = nil) {
         self.ahead = ahead
         self.saved = saved
         self.skipped = skipped
@@ -29,6 +29,13 @@ public struct FeedCacheMergeResult: Equatable, Sendable {
         self.replaced = replaced
         self.droppedExpired = droppedExpired
         self.droppedAfter = droppedAfter
-        self.savedLater = savedLater
+        self.declined = declined
     }
+}
+
+/// Which cached feed a store holds, by the time it was saved: what a save
+/// may be made on the condition of (another writer's save changes it).
+public enum CachedFeedStamp: Equatable, Sendable {
+    case nothingCached
+    case savedAt(Timestamp)
 }

@@ -87,16 +87,21 @@ public struct LocalFeedLoader {
     ///   - pageLimit: the limit the page was asked for with: a page of
     ///     fewer images, but some, is the end of the feed, and the cached
     ///     images after it are dropped (in the same transaction).
-    ///   - unlessSavedAfter: when the page was asked for: a cached feed
-    ///     saved after it (by another writer, on another host) is newer,
-    ///     and nothing is saved (`savedLater`); `read` is not called.
+    ///   - ifSavedAt: the cached feed the page is for, as it was before the
+    ///     page was asked for: when the store holds another (a writer, on
+    ///     another host, saved since: its feed is newer than the page),
+    ///     nothing is saved (`declined`) and `read` is not called. Compared
+    ///     by the store's own stamps, not by clocks.
     @discardableResult
-    public func merge(reading read: FeedImageReading, after: UUID?, pageLimit: Int? = nil, unlessSavedAfter: Timestamp? = nil,
+    public func merge(reading read: FeedImageReading, after: UUID?, pageLimit: Int? = nil, ifSavedAt expected: CachedFeedStamp? = nil,
                       validators: () -> FeedValidators? = { nil }) throws(ErrorRecord) -> FeedCacheMergeResult {
         return try store.transaction { (tx) throws(ErrorRecord) in
             let timestamp = currentDate()
-            if let asked = unlessSavedAfter, let header = try? tx.retrieveHeader(), header.timestamp > asked {
-                return FeedCacheMergeResult(ahead: 0, saved: 0, skipped: 0, after: 0, replaced: 0, droppedExpired: 0, savedLater: header.timestamp)
+            if let expected {
+                let found = ((try? tx.retrieveHeader()) ?? nil).map { CachedFeedStamp.savedAt($0.timestamp) } ?? .nothingCached
+                if found != expected {
+                    return FeedCacheMergeResult(ahead: 0, saved: 0, skipped: 0, after: 0, replaced: 0, droppedExpired: 0, declined: found)
+                }
             }
             var cached = tx.makeCachedImageSpool()
             var firstCached = FirstCachedTimes()

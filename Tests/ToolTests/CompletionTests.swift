@@ -112,10 +112,15 @@ final class CompletionTests: XCTestCase {
                 complete -C "feed-comments --locale zh-"
                 complete -C "feed-map fe"
                 complete -C "feed-serve fe"
+                complete -C "feed-cache --store x l"
+                complete -C "feed-cache --wait 5 --tee v"
+                complete -C "feed-cache load v"
             ' | cut -f1
             """#, environment: ["F": fish, "D": try filesFolder()])
+        // A subcommand after an option's value too (none was offered after
+        // --store x, found by the hunt); none after the subcommand.
         XCTAssertEqual(run.lines, ["save", "save-images", "atom", "html", "text", "--pages", "--parallel", "feed.json", "feed.sqlite", "zh-Hans", "zh-Hant",
-                                   "feed.json", "feed.sqlite"], run.stderr)
+                                   "feed.json", "feed.sqlite", "load", "validate"], run.stderr)
     }
 
     func test_zsh_loadsEachFunctionUnderCompinit_andListsTheCandidates() throws {

@@ -412,6 +412,20 @@ final class DocumentedRecipeTests: XCTestCase {
         }
     }
 
+    /// Installed by a root whose umask is 077 (sudo keeps the user's): every
+    /// folder and file is everyone's to read and run (they were 0700, and no
+    /// other user could run a tool: found by the hunt).
+    func test_install_underAStrictUmask_leavesTheToolsEveryonesToRun() throws {
+        let prefix = temporaryDirectory(self) + "/strict"
+        let run = sh(#"""
+            (umask 077 && "$R/scripts/install" --from "$FEED_BIN" --prefix "$P") > /dev/null 2>&1 || echo "install failed"
+            find "$P" -type d ! -perm -0755 | head -3
+            find "$P" -type f ! -perm -0444 | grep -v 'index.db$' | head -3
+            find "$P/bin" "$P/libexec" -type f ! -name folders ! -perm -0555 | head -3
+            """#, environment: ["R": Self.root.path, "FEED_BIN": Products.directory, "P": prefix], timeout: 120)
+        XCTAssertEqual(run.out, "", run.stderr)
+    }
+
     func test_install_answersHelpWithItsUsageAndABadOptionWithStatus64() {
         let help = sh(#""$R/scripts/install" --help"#, environment: ["R": Self.root.path])
         XCTAssertEqual(help.status, 0)

@@ -33,6 +33,11 @@ final class PackageTests: XCTestCase {
         let depends = Self.dependedOn(fields.out)
         for name in ["libc6", "libcurl4", "libpq5", "libsqlite3-0", "zlib1g"] { XCTAssertTrue(depends.contains(name), "\(name) in \(depends)") }
         XCTAssertFalse(fields.out.lowercased().contains("swift"), "no Swift package is needed")
+        // Made under umask 077 (scripts/test): every folder and file is
+        // everyone's to read, and every folder to enter.
+        let modes = sh(#"dpkg-deb -c "$P" | awk '{ print substr($1, 1, 10) }' | sort -u"#, environment: ["P": deb])
+        XCTAssertTrue(Set(modes.lines).isSubset(of: ["drwxr-xr-x", "-rw-r--r--", "-rwxr-xr-x", "lrwxrwxrwx"]), modes.out)
+        XCTAssertTrue(modes.lines.contains("drwxr-xr-x") && modes.lines.contains("-rwxr-xr-x"), modes.out)
         // The tarball's units would name /bin/feed-sync: it has none (they were in share/systemd/user).
         let listed = sh(#"tar -tzf "$T""#, environment: ["T": tarball])
         XCTAssertEqual(listed.status, 0, listed.stderr)

@@ -440,6 +440,16 @@ final class DocumentedRecipeTests: XCTestCase {
         let bad = sh(#""$R/scripts/install" --prefix"#, environment: ["R": Self.root.path])
         XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(bad.stderr, "install: --prefix needs a value\ninstall: try 'scripts/install --help'\n")
+        // A ~ no shell expanded (after =) is refused, not made a folder "~"
+        // here; an uninstall where nothing was installed says so (it said
+        // "removed"): found by the hunt.
+        let tilde = sh(#"cd "$D" && "$R/scripts/install" --prefix=~/.local; echo "status $?"; ls -A"#,
+                       environment: ["R": Self.root.path, "D": temporaryDirectory(self)])
+        XCTAssertEqual(tilde.lines, ["status 64"], tilde.stderr)
+        XCTAssertTrue(tilde.stderr.hasPrefix("install: --prefix '~/.local' starts with a ~ that no shell expanded: give $HOME/.local"), tilde.stderr)
+        let nothing = sh(#""$R/scripts/install" --uninstall --prefix "$D/none""#, environment: ["R": Self.root.path, "D": temporaryDirectory(self)])
+        XCTAssertEqual(nothing.status, 0)
+        XCTAssertTrue(nothing.stderr.contains(": nothing removed (the install's --prefix?)"), nothing.stderr)
         // A newline would split the list of what the install made, which --uninstall removes.
         let newline = sh(#""$R/scripts/install" --from /nowhere --prefix "$(printf '/tmp/x\n/usr/local')""#, environment: ["R": Self.root.path])
         XCTAssertEqual(newline.status, 64)

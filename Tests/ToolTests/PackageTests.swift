@@ -38,6 +38,14 @@ final class PackageTests: XCTestCase {
         let modes = sh(#"dpkg-deb -c "$P" | awk '{ print substr($1, 1, 10) }' | sort -u"#, environment: ["P": deb])
         XCTAssertTrue(Set(modes.lines).isSubset(of: ["drwxr-xr-x", "-rw-r--r--", "-rwxr-xr-x", "lrwxrwxrwx"]), modes.out)
         XCTAssertTrue(modes.lines.contains("drwxr-xr-x") && modes.lines.contains("-rwxr-xr-x"), modes.out)
+        // Every file's MD5 sum for dpkg --verify, and one time for every
+        // file (the last commit's), so that two builds are the same bytes
+        // (found by the hunt: no sums, and the build's times).
+        let sums = sh(#"dpkg-deb --ctrl-tarfile "$P" | tar -xOf - ./md5sums | wc -l; dpkg-deb -c "$P" | grep -c '^-'; dpkg-deb -c "$P" | awk '{ print $4, $5 }' | sort -u | wc -l"#,
+                      environment: ["P": deb])
+        XCTAssertEqual(sums.lines.count, 3, sums.stderr)
+        XCTAssertEqual(sums.lines.first, sums.lines.dropFirst().first, "a sum for each file: \(sums.out)")
+        XCTAssertEqual(sums.lines.last, "1", "one time for every file: \(sums.out)")
         // The tarball's units would name /bin/feed-sync: it has none (they were in share/systemd/user).
         let listed = sh(#"tar -tzf "$T""#, environment: ["T": tarball])
         XCTAssertEqual(listed.status, 0, listed.stderr)

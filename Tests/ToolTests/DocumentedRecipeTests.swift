@@ -426,6 +426,17 @@ final class DocumentedRecipeTests: XCTestCase {
         XCTAssertEqual(run.out, "", run.stderr)
     }
 
+    /// A prefix holding a quote: systemd takes no such path for a command,
+    /// however escaped, so no units are written, and the install says so
+    /// (they were, and systemd refused them: found by the hunt).
+    func test_install_intoAPrefixWithAQuote_writesNoUnits_andSaysSo() throws {
+        let prefix = temporaryDirectory(self) + "/bob's tools"
+        let run = sh(#""$R/scripts/install" --from "$FEED_BIN" --prefix "$P"; echo "status $?"; find "$P" -name 'feed-sync.*' | grep -c systemd"#,
+                     environment: ["R": Self.root.path, "FEED_BIN": Products.directory, "P": prefix], timeout: 120)
+        XCTAssertEqual(run.lines, ["status 0", "0"], run.stderr)
+        XCTAssertTrue(run.stderr.contains("install: no systemd units: systemd takes no command whose path holds a quote or a backslash"), run.stderr)
+    }
+
     func test_install_answersHelpWithItsUsageAndABadOptionWithStatus64() {
         let help = sh(#""$R/scripts/install" --help"#, environment: ["R": Self.root.path])
         XCTAssertEqual(help.status, 0)

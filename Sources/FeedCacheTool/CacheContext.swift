@@ -125,10 +125,25 @@ struct CacheContext {
     /// - Parameters:
     ///   - pageLimit: with `merge`, the limit the page was asked for with
     ///     (a page of fewer records, but some, ends the feed).
-    ///   - ifSavedAt: with `merge`, the cached feed the page is for: when
-    ///     the store holds another, it is kept as it is.
-    func save(_ mode: SaveMode, tee: Bool, allowEmpty: Bool, pageLimit: Int? = nil, ifSavedAt: CachedFeedStamp? = nil) {
+    ///   - ifUnchanged: with `merge`, the cached feed is read when the
+    ///     command starts, before its input (in a pipe, as its page is
+    ///     asked for); when the store holds another at the commit, it is
+    ///     kept as it is.
+    func save(_ mode: SaveMode, tee: Bool, allowEmpty: Bool, pageLimit: Int? = nil, ifUnchanged: Bool = false) {
         tool.refuseTerminalInput()
+        // The stamp of the feed the page is for, read before any input; a
+        // store that cannot be read fails the save once (not a second
+        // connection's wait), its records written on with --tee.
+        var ifSavedAt: CachedFeedStamp?
+        var unread: ErrorRecord?
+        if ifUnchanged {
+            do throws(ErrorRecord) {
+                let header = try openStore().read { (reader) throws(ErrorRecord) in try reader.retrieveHeader() }
+                ifSavedAt = header.map { .savedAt($0.timestamp) } ?? .nothingCached
+            } catch {
+                unread = error
+            }
+        }
         let input = SaveInput(tool: tool, tee: tee)
         let read = input.readAhead(bytes: Self.readAheadBytes)
         if input.rejected {
@@ -151,6 +166,7 @@ struct CacheContext {
             return
         }
         do throws(ErrorRecord) {
+            if let unread { throw unread }
             let loader = try loader()
             switch mode {
             case .append:
@@ -167,7 +183,7 @@ struct CacheContext {
                         tool.diagnostics.info("save: cache unchanged: the input had errors")
                         return
                     }
-                    tool.diagnostics.info("save --merge: cache unchanged: another save came first (the cached feed is \(Self.described(found)), not \(ifSavedAt.map(Self.described) ?? "")")
+                    tool.diagnostics.info("save --merge: cache unchanged: another save came first (the cached feed is \(Self.described(found)), not \(ifSavedAt.map(Self.described) ?? ""))")
                 } else {
                     let end = result.droppedAfter > 0 ? ", dropped \(result.droppedAfter) after the page (shorter than \(pageLimit ?? 0): the end of the feed)" : ""
                     tool.diagnostics.info("save --merge: \(counted(result.saved, "item")) of the page saved into \(shown) in place of \(result.replaced) cached; kept \(result.ahead) ahead and \(result.after) after, dropped \(result.droppedExpired) expired\(end)")
@@ -197,7 +213,7 @@ struct CacheContext {
         if tee { input.writeOn() }
     }
 
-    /// A stamp as `--if-saved-at` takes it.
+    /// A stamp, for a message.
     static func described(_ stamp: CachedFeedStamp) -> String {
         switch stamp {
         case .nothingCached: "none"

@@ -14,7 +14,7 @@ public enum FeedCacheTool {
     /// arguments and environment, before anything is read.
     static let options: [OptionSpec] = [
         .value("--store"), .value("--now"), .value("--max-age"), .value("--wait"),
-        .flag("--append"), .flag("--merge"), .value("--after"), .value("--page-limit"), .value("--if-saved-at"),
+        .flag("--append"), .flag("--merge"), .value("--after"), .value("--page-limit"), .flag("--if-unchanged"),
         .flag("--tee"), .flag("--allow-empty"), .value("--output"),
         .flag("--images"), .flag("--cached-at"),
     ]
@@ -24,7 +24,7 @@ public enum FeedCacheTool {
             name: "feed-cache",
             help: """
             usage: feed-cache [options] save [--append | --merge [--after ID] [--page-limit N]
-                                    [--if-saved-at STAMP]] [--tee] [--allow-empty]
+                                    [--if-unchanged]] [--tee] [--allow-empty]
                    feed-cache [options] load [--images] [--cached-at]
                    feed-cache [options] validate | delete | info | fallback
                    feed-cache [options] save-images | missing-images | conditional
@@ -93,12 +93,12 @@ public enum FeedCacheTool {
               --page-limit N    save --merge: the page was asked for with limit N: one of
                                 fewer items (but some) ends the feed, and the cached
                                 items after it are dropped
-              --if-saved-at STAMP
-                                save --merge: save only while the cached feed is the
-                                one saved at STAMP (its timestamp as info gave it
-                                before the page was asked for; none: nothing cached):
-                                another writer's save since is newer, and kept; with
-                                --tee the records are written on all the same
+              --if-unchanged    save --merge: read which feed is cached when the
+                                command starts, before its input (in a pipe, as the
+                                page is asked for), and save only if it is still that
+                                one: another writer's save since is newer, and kept
+                                (a 304 confirms all the same); with --tee the records
+                                are written on all the same
               --tee             save: also write the records on once saved; if the store
                                 fails, write them on anyway, report it and exit 74
                                 (75 when it is busy)
@@ -159,8 +159,8 @@ public enum FeedCacheTool {
             tool.finish()
         }
 
-        let saveFlags = ["--append", "--merge", "--tee", "--allow-empty"].filter(arguments.flag)
-            + ["--after", "--page-limit", "--if-saved-at"].filter { arguments.value($0) != nil }
+        let saveFlags = ["--append", "--merge", "--tee", "--allow-empty", "--if-unchanged"].filter(arguments.flag)
+            + ["--after", "--page-limit"].filter { arguments.value($0) != nil }
         if command != "save", let flag = saveFlags.first { tool.usageError("\(flag) goes with save only") }
         var saveMode = CacheContext.SaveMode.replace
         if arguments.flag("--append") { saveMode = .append }
@@ -178,17 +178,7 @@ public enum FeedCacheTool {
             guard let limit = Int(text), limit > 0, text.allSatisfy(\.isASCII) else { tool.usageError("--page-limit takes a whole number of items, 1 or more, not '\(text)'") }
             pageLimit = limit
         }
-        var ifSavedAt: CachedFeedStamp?
-        if let text = arguments.value("--if-saved-at") {
-            guard arguments.flag("--merge") else { tool.usageError("--if-saved-at goes with save --merge only") }
-            if text == "none" {
-                ifSavedAt = .nothingCached
-            } else if let time = Timestamp(iso8601: text) {
-                ifSavedAt = .savedAt(time)
-            } else {
-                tool.usageError("--if-saved-at takes a cached feed's timestamp (as info gives it) or none, not '\(text)'")
-            }
-        }
+        if arguments.flag("--if-unchanged"), !arguments.flag("--merge") { tool.usageError("--if-unchanged goes with save --merge only") }
         if command != "load", let flag = ["--images", "--cached-at"].first(where: arguments.flag) { tool.usageError("\(flag) goes with load only") }
         // image writes raw bytes: its failures go to standard error only.
         if command == "image" { tool.writesErrorRecords = false }
@@ -202,7 +192,7 @@ public enum FeedCacheTool {
         switch command {
         case "save":
             context.save(saveMode, tee: arguments.flag("--tee"), allowEmpty: arguments.flag("--allow-empty"),
-                         pageLimit: pageLimit, ifSavedAt: ifSavedAt)
+                         pageLimit: pageLimit, ifUnchanged: arguments.flag("--if-unchanged"))
         case "load": context.load(images: arguments.flag("--images"), cachedAt: arguments.flag("--cached-at"))
         case "fallback": context.fallback()
         case "validate": context.validate()

@@ -1260,7 +1260,7 @@ final class FeedCacheToolTests: XCTestCase {
     func test_usageErrors() {
         for args in ["", "bogus", "load extra", "load --append", "image", "image ''", "--max-age 7x load", "--now yesterday load", "--wait -1 load",
                      "save --page-limit 3", "save --merge --page-limit 0", "save --merge --page-limit x", "load --page-limit 3",
-                     "save --if-saved-at none", "save --merge --if-saved-at yesterday", "load --if-saved-at none"] {
+                     "save --if-unchanged", "load --if-unchanged"] {
             let run = sh("feed-cache --store /nonexistent/x.sqlite \(args) < /dev/null")
             XCTAssertEqual(run.status, 64, "feed-cache \(args): \(run.stderr)")
         }
@@ -1367,24 +1367,26 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
-    /// A save on the condition of the feed it is for, declined (another
-    /// save came first): the store is as that save left it, and --tee writes
-    /// the page on all the same; on the feed it is for, it is saved.
-    func test_saveMerge_ifSavedAt_anotherFeed_keepsIt_andTeesThePageOn() {
+    /// A save on the condition of the feed cached when it starts, declined
+    /// (another save came first, while it waited for its input): the store
+    /// is as that save left it, and --tee writes the page on all the same;
+    /// with nothing changed meanwhile, it is saved.
+    func test_saveMerge_ifUnchanged_anotherSaveMeanwhile_isKept_andThePageTeedOn() {
         forEachStore { store in
             XCTAssertEqual(cache("save", store, stdin: feedA).status, 0)
-            let stamp = cache("info", store).records().first?["timestamp"] as? String ?? ""
-            XCTAssertFalse(stamp.isEmpty)
-            let declined = cache("save --merge --if-saved-at 2000-01-01T00:00:00Z --tee", store, stdin: feedB)
-            XCTAssertEqual(declined.status, 0, declined.stderr)
-            XCTAssertEqual(declined.out, feedB, "written on")
-            XCTAssertEqual(cache("load", store).out, feedA, "\(store): kept")
-            let none = cache("save --merge --if-saved-at none", store, stdin: feedB)
-            XCTAssertEqual(none.status, 0, none.stderr)
-            XCTAssertEqual(cache("load", store).out, feedA, "\(store): kept: a feed was cached")
-            let saved = cache("save --merge --if-saved-at \(stamp)", store, stdin: feedB)
+            let d = temporaryDirectory(self)
+            let run = sh(#"""
+                { sleep 1; printf '%s' "$B"; } | feed-cache --store "$S" save --merge --if-unchanged --tee > "$D/out" & waiting=$!
+                sleep 0.5
+                printf '%s' "$A" | feed-cache --store "$S" save --now 2030-01-01T00:00:00Z
+                wait $waiting; echo "status $?"
+                """#, environment: ["S": store, "A": feedA, "B": feedB, "D": d], timeout: 30)
+            XCTAssertEqual(run.lines, ["status 0"], run.stderr)
+            XCTAssertEqual(try? String(contentsOfFile: d + "/out", encoding: .utf8), feedB, "\(store): teed on")
+            XCTAssertEqual(cache("info", store).records().first?["timestamp"] as? String, "2030-01-01T00:00:00Z", "\(store): the other save kept")
+            let saved = cache("save --merge --if-unchanged", store, stdin: feedB)
             XCTAssertEqual(saved.status, 0, saved.stderr)
-            XCTAssertNotEqual(cache("load", store).out, feedA, "\(store): saved on the feed it was for")
+            XCTAssertNotEqual(cache("info", store).records().first?["timestamp"] as? String, "2030-01-01T00:00:00Z", "\(store): saved")
         }
     }
 

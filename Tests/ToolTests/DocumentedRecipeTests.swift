@@ -412,17 +412,26 @@ final class DocumentedRecipeTests: XCTestCase {
         }
     }
 
+    /// The executables to install from: the build's, or, when the tools
+    /// under test are an installed prefix's (scripts/test's last pass),
+    /// those in its libexec.
+    private var builtExecutables: String {
+        let directory = Products.directory
+        if FileManager.default.fileExists(atPath: directory + "/essential-feed") { return directory }
+        return URL(fileURLWithPath: directory).deletingLastPathComponent().path + "/libexec/essential-feed"
+    }
+
     /// Installed by a root whose umask is 077 (sudo keeps the user's): every
     /// folder and file is everyone's to read and run (they were 0700, and no
     /// other user could run a tool: found by the hunt).
     func test_install_underAStrictUmask_leavesTheToolsEveryonesToRun() throws {
         let prefix = temporaryDirectory(self) + "/strict"
         let run = sh(#"""
-            (umask 077 && "$R/scripts/install" --from "$FEED_BIN" --prefix "$P") > /dev/null 2>&1 || echo "install failed"
+            (umask 077 && "$R/scripts/install" --from "$FROM" --prefix "$P") > /dev/null 2>&1 || echo "install failed"
             find "$P" -type d ! -perm -0755 | head -3
             find "$P" -type f ! -perm -0444 | grep -v 'index.db$' | head -3
             find "$P/bin" "$P/libexec" -type f ! -name folders ! -perm -0555 | head -3
-            """#, environment: ["R": Self.root.path, "FEED_BIN": Products.directory, "P": prefix], timeout: 120)
+            """#, environment: ["R": Self.root.path, "FROM": builtExecutables, "P": prefix], timeout: 120)
         XCTAssertEqual(run.out, "", run.stderr)
     }
 
@@ -431,8 +440,8 @@ final class DocumentedRecipeTests: XCTestCase {
     /// (they were, and systemd refused them: found by the hunt).
     func test_install_intoAPrefixWithAQuote_writesNoUnits_andSaysSo() throws {
         let prefix = temporaryDirectory(self) + "/bob's tools"
-        let run = sh(#""$R/scripts/install" --from "$FEED_BIN" --prefix "$P"; echo "status $?"; find "$P" -name 'feed-sync.*' | grep -c systemd"#,
-                     environment: ["R": Self.root.path, "FEED_BIN": Products.directory, "P": prefix], timeout: 120)
+        let run = sh(#""$R/scripts/install" --from "$FROM" --prefix "$P"; echo "status $?"; find "$P" -name 'feed-sync.*' | grep -c systemd"#,
+                     environment: ["R": Self.root.path, "FROM": builtExecutables, "P": prefix], timeout: 120)
         XCTAssertEqual(run.lines, ["status 0", "0"], run.stderr)
         XCTAssertTrue(run.stderr.contains("install: no systemd units: systemd takes no command whose path holds a quote or a backslash"), run.stderr)
     }

@@ -1367,6 +1367,42 @@ final class FeedCacheToolTests: XCTestCase {
         }
     }
 
+    /// An invalid line after a committed batch: the batches before stay,
+    /// the one it is in stores nothing, and the status says the input was
+    /// invalid. The JSON store, which rewrites its file at each commit,
+    /// ends a batch only once it holds as many bytes as the file: one
+    /// commit here where SQLite makes one a second (a fixed bound made the
+    /// JSON store's one a second too, each rewriting the growing file:
+    /// found in review).
+    func test_saveImages_inBatches_anInvalidLineLater_keepsTheBatchesBefore_andTheJSONStoreCommitsLess() throws {
+        try forEachFileStore { store in
+            let d = temporaryDirectory(self)
+            let body = Data((0..<(300 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) }).base64EncodedString()
+            // 15 images of 300 KiB, one every 0.3 s, then a cut line.
+            for i in 0..<15 {
+                try (#"{"url":"http://h/\#(i)","status":200,"body_base64":"\#(body)"}"# + "\n").write(toFile: d + "/\(i)", atomically: true, encoding: .utf8)
+            }
+            let run = sh(#"""
+                { for i in $(seq 0 14); do cat "$D/$i"; sleep 0.3; done; printf '{"url":"http://h/x",'; } |
+                    FEED_LOG=debug feed-cache --store "$S" save-images > /dev/null 2> "$D/err"; echo "status $?"
+                grep -c 'committed .* so far' "$D/err"
+                for i in 0 14; do feed-cache --store "$S" image http://h/$i > /dev/null 2>&1; echo "image $i: $?"; done
+                """#, environment: ["S": store, "D": d], timeout: 60)
+            let lines = run.lines
+            XCTAssertEqual(lines.first, "status 65", "\(store): \(run.stderr)")
+            XCTAssertEqual(lines.suffix(2), ["image 0: 0", "image 14: 66"], "\(store): the batches before kept, the last one not")
+            let commits = Int(lines.dropFirst().first ?? "") ?? -1
+            // SQLite: one a second (2 here, the first with the 8 images of
+            // its first second); JSON: the rest (7 images) never holds as
+            // many bytes as the file after the first (8): one.
+            if store.hasSuffix(".json") {
+                XCTAssertEqual(commits, 1, "\(store)")
+            } else {
+                XCTAssertTrue((1...5).contains(commits), "\(store): \(commits) commits")
+            }
+        }
+    }
+
     /// A save on the condition of the feed cached when it starts, declined
     /// (another save came first, while it waited for its input): the store
     /// is as that save left it, and --tee writes the page on all the same;

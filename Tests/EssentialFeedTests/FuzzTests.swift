@@ -181,7 +181,8 @@ final class FuzzTests: XCTestCase {
         XCTAssertEqual(raw.map(\.description), ["ERROR invalid_data stdin: invalid JSON at byte 18: unexpected end: unterminated object"])
         let lines = "{\"status\":200,\"body\":{\"items\":[]}}\n{\"status\":200,\"x\":12"
         let second = FuzzMapping.streaming(Array(lines.utf8), kind: .feed, raw: false, sourceChunk: 65_536, readerChunk: 65_536).outcomes
-        XCTAssertEqual(second.map(\.description), ["ERROR invalid_data stdin:2: invalid JSON at byte 21: unexpected end: unterminated object"])
+        // In NDJSON lines the cut line is said to be truncated (its offset is a document's only).
+        XCTAssertEqual(second.map(\.description), ["ERROR invalid_data stdin:2: truncated line (no newline at end of input)"])
         let padded = Array((#"{"items":[],"x":["# + String(repeating: " ", count: 140_000) + "1").utf8)
         for (source, reader) in [(64, 16), (65_536, 65_536), (7, 64)] {
             let got = FuzzMapping.streaming(padded, kind: .feed, raw: true, sourceChunk: source, readerChunk: reader).outcomes

@@ -155,6 +155,17 @@ final class StreamingResponseMapperTests: XCTestCase {
         XCTAssertEqual(sink.lines.count, 1)
     }
 
+    /// Cut inside its value (a string, a number, between members), the
+    /// last line is truncated too, not only invalid JSON.
+    func test_streaming_reportsALastLineCutInsideItsValueAsTruncated() {
+        for cut in [5, 12, 25] {
+            let line = String(feedCorpus[1].utf8.prefix(cut))!
+            let sink = stream(feedCorpus[0] + "\n" + line, .feed)
+            XCTAssertEqual(sink.errors.map(\.located), ["stdin:2: truncated line (no newline at end of input)"], line)
+            XCTAssertEqual(sink.lines.count, 3, line)
+        }
+    }
+
     func test_streaming_passesErrorRecordsThroughByteForByte() {
         let error = #"{"error":"not_found","message":"nothing","extra":{"a":[1,2]}}"#
         let sink = stream(error + "\r\n", .feed, chunk: 5)

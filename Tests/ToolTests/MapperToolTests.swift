@@ -220,6 +220,12 @@ final class MapperToolTests: XCTestCase {
         XCTAssertEqual(run.records().first?["error"] as? String, "invalid_data")
     }
 
+    func test_feedMap_reportsALastLineCutInsideItsValueAsTruncated() {
+        let run = sh("feed-map", stdin: feedResponse + "\n" + String(feedResponse.prefix(25)))
+        XCTAssertEqual(run.status, 65)
+        XCTAssertEqual(run.stderr, "feed-map: stdin:2: truncated line (no newline at end of input)\n")
+    }
+
     func test_feedMap_toleratesCRLFAndBlankLines() {
         let run = sh("feed-map", stdin: "\r\n" + feedResponse + "\r\n\n")
         XCTAssertEqual(run.status, 0, run.stderr)

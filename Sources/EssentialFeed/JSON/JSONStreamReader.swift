@@ -123,6 +123,11 @@ public struct JSONStreamReader {
         let reason = fault.reason
         let offset = consumed + (index ?? position) - lineOrigin
         let atEnd = (index ?? position) >= end && atEOF
+        // A line that the end of the stream cut inside its value is a
+        // truncated line, as one cut after it is (the JSON's own reason,
+        // "unexpected end: unterminated string", did not say the stream
+        // was cut: found by using it). A whole document's end is its own.
+        if atEnd, !multiline { return RecordLine.truncated(lineNumber: lineNumber) }
         let error = JSONSyntaxError(offset: offset, reason: atEnd ? "unexpected end: \(reason)" : reason)
         return ErrorRecord(.invalidData, "\(error)", line: lineNumber)
     }

@@ -54,6 +54,27 @@ final class JobTests: XCTestCase {
         XCTAssertEqual(cached(env).items, Array(feed[..<6]), "a short page ends the feed")
     }
 
+    /// More new items than the run's pages hold: its pages never reach the
+    /// items cached before, and those between are missing, with nothing to
+    /// show it (found in review). Said on standard error, so that cron
+    /// mails it; a run whose pages reach the cached items, and a first run,
+    /// say nothing.
+    func test_sync_whosePagesBringOnlyNewItems_saysTheCacheMayMissItemsBetween() throws {
+        let (nginx, feed, env) = try syncedThreePages()
+        let newer = ids(9, from: 100)
+        try serve(nginx, ids: newer + feed, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_100))
+
+        let short = sh(#""$S/feed-sync" --pages 2 --limit 4"#, environment: env)
+        XCTAssertEqual(short.status, 0, short.stderr)
+        XCTAssertEqual(short.stderr, "feed-sync: the 2 pages asked for (--pages 2) brought only new items: the feed may hold more between them and the items cached before, missing from the cache until a run with more pages (or --all)\n")
+        XCTAssertEqual(cached(env).items, Array(newer[..<8]) + feed, "the ninth new item is missing")
+
+        let enough = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+        XCTAssertEqual(enough.status, 0, enough.stderr)
+        XCTAssertEqual(enough.stderr, "")
+        XCTAssertEqual(cached(env).items, newer + feed)
+    }
+
     /// nginx serving 12 items in pages of 4, and a SQLite store a first
     /// `feed-sync --pages 3 --limit 4` filled from it.
     private func syncedThreePages() throws -> (nginx: Nginx, feed: [String], env: [String: String]) {
@@ -61,7 +82,9 @@ final class JobTests: XCTestCase {
         let feed = ids(12)
         try serve(nginx, ids: feed, limit: 4)
         let env = environment(nginx.base, store: temporaryDirectory(self) + "/feed.sqlite")
-        XCTAssertEqual(sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env).status, 0)
+        let first = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.stderr, "", "a first run has no cached items to reach")
         return (nginx, feed, env)
     }
 

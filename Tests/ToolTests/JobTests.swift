@@ -66,13 +66,29 @@ final class JobTests: XCTestCase {
 
         let short = sh(#""$S/feed-sync" --pages 2 --limit 4"#, environment: env)
         XCTAssertEqual(short.status, 0, short.stderr)
-        XCTAssertEqual(short.stderr, "feed-sync: the 2 pages asked for (--pages 2) brought only new items: the feed may hold more between them and the items cached before, missing from the cache until a run with more pages (or --all)\n")
+        XCTAssertEqual(short.stderr, "feed-sync: every item of the 2 pages asked for (--pages 2) was new: items after them may be missing from the cache; give more --pages\n")
         XCTAssertEqual(cached(env).items, Array(newer[..<8]) + feed, "the ninth new item is missing")
 
         let enough = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
         XCTAssertEqual(enough.status, 0, enough.stderr)
         XCTAssertEqual(enough.stderr, "")
         XCTAssertEqual(cached(env).items, newer + feed)
+    }
+
+    /// More pages asked for than were cached, nothing new on the server:
+    /// the first page is not modified, the others new to the cache; no gap
+    /// (the review found it said, as a first run with one page and then
+    /// the README's crontab of three does).
+    func test_sync_ofMorePagesThanCached_withNothingNew_saysNothing() throws {
+        let nginx = try feedNginx()
+        let feed = ids(12)
+        try serve(nginx, ids: feed, limit: 4)
+        let env = environment(nginx.base, store: temporaryDirectory(self) + "/feed.sqlite")
+        XCTAssertEqual(sh(#""$S/feed-sync" --pages 1 --limit 4"#, environment: env).status, 0)
+        let more = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+        XCTAssertEqual(more.status, 0, more.stderr)
+        XCTAssertEqual(more.stderr, "")
+        XCTAssertEqual(cached(env).items, feed)
     }
 
     /// nginx serving 12 items in pages of 4, and a SQLite store a first

@@ -158,11 +158,29 @@ final class StreamingResponseMapperTests: XCTestCase {
     /// Cut inside its value (a string, a number, between members), the
     /// last line is truncated too, not only invalid JSON.
     func test_streaming_reportsALastLineCutInsideItsValueAsTruncated() {
-        for cut in [5, 12, 25] {
-            let line = String(feedCorpus[1].utf8.prefix(cut))!
+        let cuts = [5, 12, 25].map { String(feedCorpus[1].utf8.prefix($0))! }
+            + [#"{"status":200,"x":tru"#, #"{"status":200,"x":nu"#,
+               #"{"status":200,"x":"\ud83d"#, #"{"status":200,"x":"\ud83d\"#, #"{"status":200,"x":"\ud83d\ude"#]
+        for line in cuts {
             let sink = stream(feedCorpus[0] + "\n" + line, .feed)
             XCTAssertEqual(sink.errors.map(\.located), ["stdin:2: truncated line (no newline at end of input)"], line)
             XCTAssertEqual(sink.lines.count, 3, line)
+        }
+    }
+
+    /// Cut inside a character of several bytes: truncated too; a wrong
+    /// byte in its place is still invalid UTF-8.
+    func test_streaming_reportsALastLineCutInsideACharacterAsTruncated() {
+        for (tail, expected): ([UInt8], String) in [([0xE2, 0x82], "stdin:2: truncated line (no newline at end of input)"),
+                                 ([0xE2, 0x41], "stdin:2: invalid JSON at byte 20: invalid UTF-8 sequence starting with byte 0xE2 in string")] {
+            let bytes = Array((feedCorpus[0] + "\n").utf8) + Array(#"{"status":200,"x":""#.utf8) + tail
+            for chunk in [3, 64] {
+                var reader = JSONStreamReader(source: ArrayByteSource(bytes, chunkSize: chunk))
+                let sink = Sink()
+                var mapper = StreamingResponseMapper(kind: .feed)
+                try? mapper.mapLines(&reader, into: sink)
+                XCTAssertEqual(sink.errors.map(\.located), [expected], "chunks of \(chunk)")
+            }
         }
     }
 

@@ -426,6 +426,9 @@ public struct JSONStreamReader {
             if unit >= 0xD800 && unit < 0xDC00 {
                 _ = try ensure(12)
                 guard end - position >= 8, buffer[position + 6] == UInt8(ascii: "\\"), buffer[position + 7] == UInt8(ascii: "u") else {
+                    // A line cut by the end of the stream before its low half: at the end.
+                    let rest = buffer[(position + 6)..<end]
+                    if atEOF, !multiline, rest.elementsEqual(Array("\\u".utf8).prefix(rest.count)) { throw fail(.loneHighSurrogate(unit), at: end) }
                     throw fail(.loneHighSurrogate(unit), at: position)
                 }
                 let low = try hex4(position + 8, escapeAt: position)
@@ -468,7 +471,14 @@ public struct JSONStreamReader {
         let from = position, to = end
         let length = buffer.withUnsafeBufferPointer { JSONEscapes.utf8SequenceLength($0.baseAddress!, from, to) }
         if length == 0 { throw fail(.invalidUTF8(c)) }
-        if length < 0 { throw fail(.invalidUTF8Sequence(c)) }
+        if length < 0 {
+            // A line cut by the end of the stream, its bytes so far right: at the end.
+            let needed = (JSONEscapes.utf8Sequence(c)?.continuations ?? 0) + 1
+            if atEOF, !multiline, position + needed > end, buffer[(position + 1)..<end].allSatisfy({ $0 & 0xC0 == 0x80 }) {
+                throw fail(.invalidUTF8Sequence(c), at: end)
+            }
+            throw fail(.invalidUTF8Sequence(c))
+        }
         out.append(contentsOf: buffer[position..<(position + length)])
         position += length
     }
@@ -576,7 +586,10 @@ public struct JSONStreamReader {
         }
         _ = try ensure(word.count)
         for (k, c) in word.enumerated() where position + k >= end || buffer[position + k] != c {
-            throw fail(.invalidLiteral(String(decoding: word, as: UTF8.self)))
+            // A line cut by the end of the stream (its letters so far
+            // right): at the end, a truncated line (a document's error
+            // stays the tape parser's).
+            throw fail(.invalidLiteral(String(decoding: word, as: UTF8.self)), at: position + k >= end && !multiline ? end : nil)
         }
         position += word.count
         return kind

@@ -283,11 +283,9 @@ extension SandboxRules {
         // SSL_CERT_DIR may list directories, separated by colons, as OpenSSL reads it.
         let directories = (environment["SSL_CERT_DIR"] ?? "").split(separator: ":").map(String.init)
         rules.readable += ([netrc, environment["SSL_CERT_FILE"]].compactMap { $0 } + directories).filter { !$0.isEmpty }
-        // And the certificates their hashed links lead to, wherever they
-        // lie (not read in the system's own folder: its links lead into the
-        // stores granted).
+        // And the certificates their hashed links lead to, wherever they lie.
         for directory in directories where !directory.isEmpty {
-            rules.readable += SandboxRules.certificateFolder(directory, beyond: rules.readable)
+            rules.readable += SandboxRules.linkedFiles(in: directory, beyond: rules.readable)
         }
         return rules
     }

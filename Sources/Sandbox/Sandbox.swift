@@ -102,32 +102,6 @@ public struct SandboxRules: Sendable, Equatable {
 }
 
 extension SandboxRules {
-    /// The folders of certificate authorities that the system's own tool
-    /// keeps (Debian's `update-ca-certificates`, Red Hat's `update-ca-trust`,
-    /// Arch's, Alpine's): libcurl's default folder, whose links lead into
-    /// the stores `connecting` grants (/usr/share/ca-certificates,
-    /// /usr/local/share/ca-certificates, /etc/ca-certificates, /etc/pki).
-    public static let systemCertificateFolders = ["/etc/ssl/certs", "/etc/pki/tls/certs"]
-
-    /// What a folder named in `SSL_CERT_DIR` needs beyond `readable`: the
-    /// files its links lead to (`linkedFiles`), or nothing for one of
-    /// `systemFolders` named as it lies (a folder, not a link to one): its
-    /// links are the system's, into the stores granted, as they are when
-    /// `SSL_CERT_DIR` is not set and libcurl reads the same folder. Reading
-    /// Debian's 280 links took about 2 ms of every feed-fetch run where
-    /// `SSL_CERT_DIR=/etc/ssl/certs` is set (containers and CI machines set
-    /// it): a fifth of the time to a first request.
-    public static func certificateFolder(_ directory: String, beyond readable: [String],
-                                         systemFolders: [String] = systemCertificateFolders) -> [String] {
-        var named = directory
-        while named.count > 1, named.hasSuffix("/") { named.removeLast() }
-        var status = stat()
-        if systemFolders.contains(named), lstat(named, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return [] }
-        return linkedFiles(in: directory, beyond: readable)
-    }
-}
-
-extension SandboxRules {
     /// The files that the symbolic links in `directory` lead to, outside
     /// the folders `readable` already gives (a rule on a folder does not
     /// cover what its links lead to, and a folder of certificates is links:

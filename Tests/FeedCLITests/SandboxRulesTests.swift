@@ -66,22 +66,4 @@ final class SandboxRulesTests: XCTestCase {
 
         XCTAssertEqual(SandboxRules.linkedFiles(in: root + "/certs", beyond: []), [root + "/certs/bundle.crt"])
     }
-
-    /// The system's own folder, named in SSL_CERT_DIR as it lies, is not
-    /// read link by link (its links lead into the stores granted, as when
-    /// SSL_CERT_DIR is not set); any other folder is, and so is the
-    /// system's reached through a link.
-    func test_certificateFolder_ofTheSystemsOwnFolder_isNotReadLinkByLink() throws {
-        try file("elsewhere/C.crt")
-        try link("certs/C.pem", to: root + "/elsewhere/C.crt")
-        let certs = root + "/certs"
-
-        XCTAssertEqual(SandboxRules.certificateFolder(certs, beyond: [], systemFolders: [certs]), [])
-        XCTAssertEqual(SandboxRules.certificateFolder(certs + "/", beyond: [], systemFolders: [certs]), [])
-        XCTAssertEqual(SandboxRules.certificateFolder(certs, beyond: [], systemFolders: [root + "/other"]), [root + "/elsewhere/C.crt"])
-        try link("certs-link", to: certs)
-        XCTAssertEqual(SandboxRules.certificateFolder(root + "/certs-link", beyond: [], systemFolders: [root + "/certs-link"]),
-                       [root + "/elsewhere/C.crt"])
-        XCTAssertEqual(SandboxRules.systemCertificateFolders, ["/etc/ssl/certs", "/etc/pki/tls/certs"])
-    }
 }

@@ -28,6 +28,19 @@ final class SharedToolTests: XCTestCase {
         }
     }
 
+    /// Each refusal says what to change: the scheme missing (with the URL
+    /// meant, its password masked), another scheme, a query or fragment.
+    func test_baseURL_refusalSaysWhatToChange() {
+        let said = { (text: String) -> String? in
+            do { _ = try self.base(text, [:]); return nil } catch { return (error as? ErrorRecord)?.message }
+        }
+        XCTAssertEqual(said("localhost:8080"), "base URL 'localhost:8080' has no scheme: did you mean 'http://localhost:8080'?")
+        XCTAssertEqual(said("u:secret@h/v1"), "base URL 'u:***@h/v1' has no scheme: did you mean 'http://u:***@h/v1'?")
+        XCTAssertEqual(said("ftp://h"), "base URL 'ftp://h' is not an http or https URL")
+        XCTAssertEqual(said("https://h/v1?x=1"), "base URL 'https://h/v1?x=1' has a query or fragment: give the API's base alone (as https://host/path)")
+        XCTAssertEqual(said("http://"), "base URL 'http://' is not a valid http(s) URL")
+    }
+
     func test_interruptCleanups_areRegisteredAndRemoved() {
         let before = Signals.registeredCleanups
         let first = Signals.onInterrupt {}

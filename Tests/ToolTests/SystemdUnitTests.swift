@@ -41,7 +41,7 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(local.status, 0, local.stderr)
         XCTAssertFalse(local.stderr.contains("systemctl"), local.stderr)
         let service = try String(contentsOfFile: units + "/feed-sync.service", encoding: .utf8)
-        XCTAssertTrue(service.contains("\n# scripts/install writes the path of feed-sync where ExecStart names it.\n"), service)
+        XCTAssertTrue(service.contains("\n# writes the path of feed-sync where ExecStart names it.\n"), service)
     }
 
     func test_userUnits_nameTheInstalledFeedSync_verifyClean_andTheServiceRunsAsTheUnitRunsIt() throws {

@@ -61,15 +61,22 @@ final class JobTests: XCTestCase {
     /// say nothing.
     func test_sync_whosePagesBringOnlyNewItems_saysTheCacheMayMissItemsBetween() throws {
         let (nginx, feed, env) = try syncedThreePages()
-        let newer = ids(9, from: 100)
+        let newer = ids(13, from: 100)
         try serve(nginx, ids: newer + feed, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_100))
 
         let short = sh(#""$S/feed-sync" --pages 2 --limit 4"#, environment: env)
         XCTAssertEqual(short.status, 0, short.stderr)
-        XCTAssertEqual(short.stderr, "feed-sync: every item of the 2 pages asked for (--pages 2) was new: items after them may be missing from the cache; give more --pages\n")
-        XCTAssertEqual(cached(env).items, Array(newer[..<8]) + feed, "the ninth new item is missing")
+        XCTAssertEqual(short.stderr, "feed-sync: every item of page 2 (--pages 2) was new, and items are cached after it: the feed may hold more between them, missing from the cache; give more --pages\n")
+        XCTAssertEqual(cached(env).items, Array(newer[..<8]) + feed, "five new items are missing")
 
-        let enough = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+        // One more page, as advised, is still short of them: said again (the
+        // pages before it were cached, and it was said only when every page was new).
+        let more = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
+        XCTAssertEqual(more.status, 0, more.stderr)
+        XCTAssertEqual(more.stderr, "feed-sync: every item of page 3 (--pages 3) was new, and items are cached after it: the feed may hold more between them, missing from the cache; give more --pages\n")
+        XCTAssertEqual(cached(env).items, Array(newer[..<12]) + feed)
+
+        let enough = sh(#""$S/feed-sync" --pages 4 --limit 4"#, environment: env)
         XCTAssertEqual(enough.status, 0, enough.stderr)
         XCTAssertEqual(enough.stderr, "")
         XCTAssertEqual(cached(env).items, newer + feed)

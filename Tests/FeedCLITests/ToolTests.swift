@@ -39,6 +39,16 @@ final class SharedToolTests: XCTestCase {
         XCTAssertEqual(said("ftp://h"), "base URL 'ftp://h' is not an http or https URL")
         XCTAssertEqual(said("https://h/v1?x=1"), "base URL 'https://h/v1?x=1' has a query or fragment: give the API's base alone (as https://host/path)")
         XCTAssertEqual(said("http://"), "base URL 'http://' is not a valid http(s) URL")
+        // Advice only of a URL that would be taken; a scheme told from a port and a user-info.
+        XCTAssertEqual(said("//host"), "base URL '//host' has no scheme: did you mean 'http://host'?")
+        XCTAssertEqual(said(":8080"), "base URL ':8080' has no scheme: give http:// or https:// and the API's host")
+        XCTAssertEqual(said("host/x?y=1"), "base URL 'host/x?y=1' has no scheme: give http:// or https:// and the API's host")
+        XCTAssertEqual(said("mailto:x"), "base URL 'mailto:x' is not an http or https URL")
+        XCTAssertEqual(said("http:/h"), "base URL 'http:/h' is not a valid http(s) URL")
+        // A password holding # ? or a blank: masked whole, and how to write it (review: shown as typed).
+        XCTAssertEqual(said("https://alice:hunter#2@feed.example.com"),
+                       "base URL 'https://alice:***@feed.example.com' has a user name or password holding #, ? or a blank: write them %23, %3F and %20")
+        XCTAssertEqual(said("ftp://alice:p ss@host/"), "base URL 'ftp://alice:***@host/' is not an http or https URL")
     }
 
     func test_interruptCleanups_areRegisteredAndRemoved() {

@@ -62,6 +62,9 @@ final class ScriptTests: XCTestCase {
             // A user name holding an @ (an e-mail address), and a password with a byte that is no UTF-8: masked.
             ("feed-sync", "--base-url 'http://me@example.com:secret@h/?q'", "base URL 'http://me@example.com:***@h/?q' has a query or fragment: give the API's base alone (as https://host/path)"),
             ("feed-show", #"--base-url "$(printf 'http://u:p\351ss@h/?q')""#, "base URL 'http://u:***@h/?q' is not UTF-8"),
+            // A password holding a #: masked whole (review: the tool's word showed it as typed).
+            ("feed-sync", "--base-url 'https://alice:hunter#2@feed.example.com'",
+             "base URL 'https://alice:***@feed.example.com' has a user name or password holding #, ? or a blank: write them %23, %3F and %20"),
             // The common mistake, a host and port without a scheme: said so (it was "not an http(s) URL without query").
             ("feed-sync", "--base-url 127.0.0.1:8080", "base URL '127.0.0.1:8080' has no scheme: did you mean 'http://127.0.0.1:8080'?"),
             ("feed-show", "--limit", "option '--limit' needs a value"),

@@ -160,7 +160,7 @@ final class StreamingResponseMapperTests: XCTestCase {
     func test_streaming_reportsALastLineCutInsideItsValueAsTruncated() {
         let cuts = [5, 12, 25].map { String(feedCorpus[1].utf8.prefix($0))! }
             + [#"{"status":200,"x":tru"#, #"{"status":200,"x":nu"#,
-               #"{"status":200,"x":"\ud83d"#, #"{"status":200,"x":"\ud83d\"#, #"{"status":200,"x":"\ud83d\ude"#]
+               #"{"status":200,"x":"\ud83d"#, #"{"status":200,"x":"\ud83d\"#, #"{"status":200,"x":"\ud83d\ude"#, #"{"status":200,"x":"\ud83d\uD"#]
         for line in cuts {
             let sink = stream(feedCorpus[0] + "\n" + line, .feed)
             XCTAssertEqual(sink.errors.map(\.located), ["stdin:2: truncated line (no newline at end of input)"], line)
@@ -171,8 +171,13 @@ final class StreamingResponseMapperTests: XCTestCase {
     /// Cut inside a character of several bytes: truncated too; a wrong
     /// byte in its place is still invalid UTF-8.
     func test_streaming_reportsALastLineCutInsideACharacterAsTruncated() {
-        for (tail, expected): ([UInt8], String) in [([0xE2, 0x82], "stdin:2: truncated line (no newline at end of input)"),
-                                 ([0xE2, 0x41], "stdin:2: invalid JSON at byte 20: invalid UTF-8 sequence starting with byte 0xE2 in string")] {
+        let truncated = "stdin:2: truncated line (no newline at end of input)"
+        for (tail, expected): ([UInt8], String) in [([0xE2, 0x82], truncated), ([0xF0, 0x9F, 0x98], truncated), ([0xF0], truncated),
+                                 ([0xE2, 0x41], "stdin:2: invalid JSON at byte 20: invalid UTF-8 sequence starting with byte 0xE2 in string"),
+                                 // An overlong start, a surrogate's, one past U+10FFFF: invalid, cut or not (review).
+                                 ([0xE0, 0x80], "stdin:2: invalid JSON at byte 20: invalid UTF-8 sequence starting with byte 0xE0 in string"),
+                                 ([0xED, 0xA0], "stdin:2: invalid JSON at byte 20: invalid UTF-8 sequence starting with byte 0xED in string"),
+                                 ([0xF4, 0x90], "stdin:2: invalid JSON at byte 20: invalid UTF-8 sequence starting with byte 0xF4 in string")] {
             let bytes = Array((feedCorpus[0] + "\n").utf8) + Array(#"{"status":200,"x":""#.utf8) + tail
             for chunk in [3, 64] {
                 var reader = JSONStreamReader(source: ArrayByteSource(bytes, chunkSize: chunk))
@@ -182,6 +187,13 @@ final class StreamingResponseMapperTests: XCTestCase {
                 XCTAssertEqual(sink.errors.map(\.located), [expected], "chunks of \(chunk)")
             }
         }
+    }
+
+    /// Cut inside what cannot be a low half: no low half, as uncut.
+    func test_streaming_reportsACutThatCannotEndWellAsInvalid() {
+        let sink = stream(feedCorpus[0] + "\n" + #"{"status":200,"x":"\ud83d\u0"#, .feed)
+        XCTAssertEqual(sink.errors.count, 1)
+        XCTAssertFalse(sink.errors.first?.located.contains("truncated") ?? true, sink.errors.first?.located ?? "")
     }
 
     func test_streaming_passesErrorRecordsThroughByteForByte() {

@@ -431,6 +431,15 @@ public struct JSONStreamReader {
                     if atEOF, !multiline, rest.elementsEqual(Array("\\u".utf8).prefix(rest.count)) { throw fail(.loneHighSurrogate(unit), at: end) }
                     throw fail(.loneHighSurrogate(unit), at: position)
                 }
+                // A line cut inside the low half: truncated when its digits
+                // so far can begin one (DC00 to DFFF), else no low half.
+                if atEOF, !multiline, end < position + 12 {
+                    let digits = buffer[(position + 8)..<end]
+                    let canBegin = digits.enumerated().allSatisfy { k, d in
+                        k == 0 ? d | 0x20 == UInt8(ascii: "d") : k == 1 ? (UInt8(ascii: "c")...UInt8(ascii: "f")).contains(d | 0x20) : JSONEscapes.hexValue(d) >= 0
+                    }
+                    throw canBegin ? fail(.unterminatedHexEscape, at: end) : fail(.highSurrogateWithoutLow, at: position)
+                }
                 let low = try hex4(position + 8, escapeAt: position)
                 guard low >= 0xDC00 && low < 0xE000 else {
                     throw fail(.highSurrogateWithoutLow, at: position)
@@ -473,8 +482,13 @@ public struct JSONStreamReader {
         if length == 0 { throw fail(.invalidUTF8(c)) }
         if length < 0 {
             // A line cut by the end of the stream, its bytes so far right: at the end.
-            let needed = (JSONEscapes.utf8Sequence(c)?.continuations ?? 0) + 1
-            if atEOF, !multiline, position + needed > end, buffer[(position + 1)..<end].allSatisfy({ $0 & 0xC0 == 0x80 }) {
+            // (The first continuation in the lead's own range: an overlong
+            // or surrogate start is invalid however it goes on.)
+            let sequence = JSONEscapes.utf8Sequence(c)
+            let needed = (sequence?.continuations ?? 0) + 1
+            let present = buffer[(position + 1)..<end]
+            let rightSoFar = sequence.map { s in present.enumerated().allSatisfy { k, b in k == 0 ? (s.low...s.high).contains(b) : b & 0xC0 == 0x80 } } ?? false
+            if atEOF, !multiline, position + needed > end, rightSoFar {
                 throw fail(.invalidUTF8Sequence(c), at: end)
             }
             throw fail(.invalidUTF8Sequence(c))

@@ -65,6 +65,9 @@ public final class Tool: @unchecked Sendable {
         self.help = help
         self.environment = environment
         diagnostics = Diagnostics(tool: name, environment: environment["FEED_LOG"])
+        // Read before the arguments' passwords are hidden: hidden, a bad
+        // byte there was U+FFFD, valid, and sent (found in review).
+        let argumentNotUTF8 = streams.handlesSignals && Invocation.hasArgumentNotUTF8
         if streams.handlesSignals { Invocation.hideFromProcessList(shown) }
         let maxLineText = environment["FEED_MAX_LINE"].flatMap { $0.isEmpty ? nil : $0 }
         maxLine = maxLineText.map { ByteCount.parse($0) ?? 0 } ?? InputLines.defaultMaxLine
@@ -86,7 +89,7 @@ public final class Tool: @unchecked Sendable {
             self.arguments = try! Arguments([], options: [])
             usageError(error.message)
         }
-        if streams.handlesSignals, Invocation.hasArgumentNotUTF8 {
+        if argumentNotUTF8 {
             usageError("an argument is not valid UTF-8 (URLs, paths and values must be)")
         }
         if streams.handlesSignals, let name = Self.variableNotUTF8() {

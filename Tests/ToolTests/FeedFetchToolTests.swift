@@ -280,6 +280,10 @@ final class FeedFetchToolTests: XCTestCase {
         let operand = sh(#"feed-fetch "http://127.0.0.1:9/a$(printf '\377')b""#)
         XCTAssertEqual(operand.status, 64, operand.stderr)
         XCTAssertTrue(operand.stderr.contains("an argument is not valid UTF-8"), operand.stderr)
+        // In a password, which the tools hide from the process list: read before it is hidden (review: it was sent as U+FFFD).
+        let password = sh(#"feed-paginate --base-url "http://u:p$(printf '\377')w@127.0.0.1:9" < /dev/null"#)
+        XCTAssertEqual(password.status, 64, password.out)
+        XCTAssertTrue(password.stderr.contains("an argument is not valid UTF-8"), password.stderr)
         let dir = temporaryDirectory(self)
         let store = sh(#"feed-cache --store "$D/c$(printf '\377').sqlite" info; echo "status $?"; ls -A "$D""#, environment: ["D": dir])
         XCTAssertTrue(store.stderr.contains("an argument is not valid UTF-8"), store.stderr)

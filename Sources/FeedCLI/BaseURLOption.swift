@@ -15,9 +15,17 @@ public enum BaseURLOption {
     /// Why `text` is no base URL, said as what to change (the most common
     /// mistake, a host and port without `http://`, was "not an http(s) URL
     /// without query", and sent a stranger looking for a query). The text
-    /// is shown with its password masked.
+    /// is shown with its password masked; advice names a URL the tools take.
     static func problem(_ text: String) -> String {
         let shown = "'\(masked(text))'"
+        let lower = text.lowercased()
+        // http or https, its colon or slashes astray (http:/h, http//h, http:u:pw@h).
+        for scheme in ["https", "http"] where lower.hasPrefix(scheme) && !lower.hasPrefix(scheme + "://") {
+            let rest = text.dropFirst(scheme.count)
+            guard rest.hasPrefix(":") || rest.hasPrefix("/") else { continue }
+            let meant = scheme + "://" + rest.drop { $0 == ":" || $0 == "/" }
+            if BaseURL(meant) != nil { return "\(shown) is not an http(s) URL: did you mean '\(masked(meant))'?" }
+        }
         let scheme = text.prefix { $0 != ":" }
         // A scheme: a letter, then letters, digits, + - . up to a colon
         // that `//` follows, or else neither a port's digit nor a user-info's
@@ -29,28 +37,33 @@ public enum BaseURLOption {
         guard hasScheme else {
             // The URL meant, when http:// makes one (shown masked).
             let host = text.hasPrefix("//") ? String(text.dropFirst(2)) : text
-            if BaseURL("http://" + host) != nil { return "\(shown) has no scheme: did you mean 'http://\(masked(host))'?" }
+            if BaseURL("http://" + host) != nil { return "\(shown) has no scheme: did you mean '\(masked("http://" + host))'?" }
             return "\(shown) has no scheme: give http:// or https:// and the API's host"
         }
         guard ["http", "https"].contains(scheme.lowercased()) else { return "\(shown) is not an http or https URL" }
-        // A password holding # ? or a blank: the URL cuts there.
-        let authority = text.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
-        if let at = authority.lastIndex(of: "@"), authority[..<at].contains(where: { "#? \t".contains($0) }) {
-            return "\(shown) has a user name or password holding #, ? or a blank: write them %23, %3F and %20"
+        // A user name or password holding what ends or splits an authority.
+        let authority = rest.dropFirst(2)
+        if let sign = authority.lastIndex(of: "@"), authority[..<sign].contains(where: { "#?/@ \t".contains($0) }) {
+            return "\(shown) has a user name or password holding #, ?, /, @ or a blank: write them %23, %3F, %2F, %40 and %20"
         }
         if text.contains("?") || text.contains("#") { return "\(shown) has a query or fragment: give the API's base alone (as https://host/path)" }
         return "\(shown) is not a valid http(s) URL"
     }
 
-    /// `text` with the password of its user-info shown as `***`: what lies
-    /// between the user name's colon and the last `@` before the path (a
-    /// password may hold `#`, `?` or a blank, which `Secrets.redactURL`
-    /// takes for the URL's end), with or without a scheme.
+    /// `text` with the password of its user-info shown as `***`: from the
+    /// first colon after the scheme's `//` (or the text's start) to the last
+    /// `@` (a password may hold `#`, `?`, `/`, `@` or a blank, where
+    /// `Secrets.redactURL` takes the URL to end). In a refused URL a port
+    /// or a path may go with it: more is masked, never less.
     static func masked(_ text: String) -> String {
-        let colonSlashes = text.indices.first { text[$0...].hasPrefix("://") }
-        let start = colonSlashes.map { text.index($0, offsetBy: 3) } ?? text.startIndex
-        let end = text[start...].firstIndex(of: "/") ?? text.endIndex
-        guard let sign = text[start..<end].lastIndex(of: "@"), let colon = text[start..<sign].firstIndex(of: ":") else {
+        var start = text.startIndex
+        let scheme = text.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+        if !scheme.isEmpty, text[scheme.endIndex...].hasPrefix("://") {
+            start = text.index(scheme.endIndex, offsetBy: 3)
+        } else if text.hasPrefix("//") {
+            start = text.index(start, offsetBy: 2)
+        }
+        guard let sign = text[start...].lastIndex(of: "@"), let colon = text[start..<sign].firstIndex(of: ":") else {
             return Secrets.redactURL(text)
         }
         return String(text[text.startIndex..<colon]) + ":***" + String(text[sign..<text.endIndex])

@@ -31,6 +31,7 @@ final class SharedToolTests: XCTestCase {
     /// Each refusal says what to change: the scheme missing (with the URL
     /// meant, its password masked), another scheme, a query or fragment.
     func test_baseURL_refusalSaysWhatToChange() {
+        let advice = "has a user name or password holding #, ?, /, @ or a blank: write them %23, %3F, %2F, %40 and %20"
         let said = { (text: String) -> String? in
             do { _ = try self.base(text, [:]); return nil } catch { return (error as? ErrorRecord)?.message }
         }
@@ -44,11 +45,16 @@ final class SharedToolTests: XCTestCase {
         XCTAssertEqual(said(":8080"), "base URL ':8080' has no scheme: give http:// or https:// and the API's host")
         XCTAssertEqual(said("host/x?y=1"), "base URL 'host/x?y=1' has no scheme: give http:// or https:// and the API's host")
         XCTAssertEqual(said("mailto:x"), "base URL 'mailto:x' is not an http or https URL")
-        XCTAssertEqual(said("http:/h"), "base URL 'http:/h' is not a valid http(s) URL")
+        XCTAssertEqual(said("http:/h"), "base URL 'http:/h' is not an http(s) URL: did you mean 'http://h'?")
         // A password holding # ? or a blank: masked whole, and how to write it (review: shown as typed).
-        XCTAssertEqual(said("https://alice:hunter#2@feed.example.com"),
-                       "base URL 'https://alice:***@feed.example.com' has a user name or password holding #, ? or a blank: write them %23, %3F and %20")
+        XCTAssertEqual(said("https://alice:hunter#2@feed.example.com"), "base URL 'https://alice:***@feed.example.com' " + advice)
+        XCTAssertEqual(said("http://u:pa/ss@host"), "base URL 'http://u:***@host' " + advice)
         XCTAssertEqual(said("ftp://alice:p ss@host/"), "base URL 'ftp://alice:***@host/' is not an http or https URL")
+        // Masked wherever the user-info starts, and a scheme's colon or slashes astray (second review: shown as typed).
+        XCTAssertEqual(said("//u:pw@host"), "base URL '//u:***@host' has no scheme: did you mean 'http://u:***@host'?")
+        XCTAssertEqual(said("u:pw@host/?r=http://z"), "base URL 'u:***@host/?r=http://z' has no scheme: give http:// or https:// and the API's host")
+        XCTAssertEqual(said("http:u:pw@host"), "base URL 'http:***@host' is not an http(s) URL: did you mean 'http://u:***@host'?")
+        XCTAssertEqual(said("http//host"), "base URL 'http//host' is not an http(s) URL: did you mean 'http://host'?")
     }
 
     func test_interruptCleanups_areRegisteredAndRemoved() {

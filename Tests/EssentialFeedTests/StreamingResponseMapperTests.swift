@@ -189,11 +189,16 @@ final class StreamingResponseMapperTests: XCTestCase {
         }
     }
 
-    /// Cut inside what cannot be a low half: no low half, as uncut.
+    /// Cut inside what cannot be a low half: no low half, as uncut; a
+    /// digit that is none, said at it, as uncut (second review).
     func test_streaming_reportsACutThatCannotEndWellAsInvalid() {
         let sink = stream(feedCorpus[0] + "\n" + #"{"status":200,"x":"\ud83d\u0"#, .feed)
         XCTAssertEqual(sink.errors.count, 1)
         XCTAssertFalse(sink.errors.first?.located.contains("truncated") ?? true, sink.errors.first?.located ?? "")
+        let cut = stream(feedCorpus[0] + "\n" + #"{"status":200,"x":"\ud83d\uDCx"#, .feed).errors.map(\.located)
+        let whole = stream(feedCorpus[0] + "\n" + #"{"status":200,"x":"\ud83d\uDCx0"}"# + "\n", .feed).errors.map(\.located)
+        XCTAssertEqual(cut, whole)
+        XCTAssertTrue(cut.first?.contains("invalid hex digit") ?? false, "\(cut)")
     }
 
     func test_streaming_passesErrorRecordsThroughByteForByte() {

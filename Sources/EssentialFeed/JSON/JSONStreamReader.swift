@@ -435,8 +435,10 @@ public struct JSONStreamReader {
                 // so far can begin one (DC00 to DFFF), else no low half.
                 if atEOF, !multiline, end < position + 12 {
                     let digits = buffer[(position + 8)..<end]
+                    // A digit that is none: said at it, as uncut.
+                    if let bad = digits.firstIndex(where: { JSONEscapes.hexValue($0) < 0 }) { throw fail(.invalidHexDigit, at: bad) }
                     let canBegin = digits.enumerated().allSatisfy { k, d in
-                        k == 0 ? d | 0x20 == UInt8(ascii: "d") : k == 1 ? (UInt8(ascii: "c")...UInt8(ascii: "f")).contains(d | 0x20) : JSONEscapes.hexValue(d) >= 0
+                        k == 0 ? d | 0x20 == UInt8(ascii: "d") : k == 1 ? (UInt8(ascii: "c")...UInt8(ascii: "f")).contains(d | 0x20) : true
                     }
                     throw canBegin ? fail(.unterminatedHexEscape, at: end) : fail(.highSurrogateWithoutLow, at: position)
                 }

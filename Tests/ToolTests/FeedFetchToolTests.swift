@@ -566,9 +566,11 @@ final class FeedFetchToolTests: XCTestCase {
         let run = sh(#"""
             { echo "$B/image-1"; while [ ! -e "$D/limited" ]; do sleep 0.05; done; echo "$L/image-2"; echo "$L/image-1?again"; } |
                 feed-fetch --parallel 4 - > "$D/out" 2> "$D/err" &
+            # The pipeline's last command: feed-fetch itself (by name, pgrep
+            # found another test's feed-fetch when the tool tests ran at once).
             fetch=$!
             i=0; while [ ! -s "$D/out" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-            prlimit --pid "$(pgrep -n -x feed-fetch)" --nofile=3:3 && touch "$D/limited"
+            prlimit --pid "$fetch" --nofile=3:3 && touch "$D/limited"
             wait $fetch; echo $?
             """#, environment: ["D": directory, "B": server.base, "L": localhost], timeout: 60)
         XCTAssertEqual(run.out, "71\n", run.stderr)
@@ -596,10 +598,9 @@ final class FeedFetchToolTests: XCTestCase {
                 feed-fetch --parallel 4 - > "$D/out" 2> "$D/err" &
             fetch=$!
             i=0; while [ ! -s "$D/out" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-            pid=$(pgrep -n -x feed-fetch)
             # The lowest descriptor number free: the limit, so that no new one can be had.
-            n=0; while [ -e "/proc/$pid/fd/$n" ]; do n=$((n + 1)); done
-            prlimit --pid "$pid" --nofile="$n:$n" && touch "$D/limited"
+            n=0; while [ -e "/proc/$fetch/fd/$n" ]; do n=$((n + 1)); done
+            prlimit --pid "$fetch" --nofile="$n:$n" && touch "$D/limited"
             wait $fetch; echo $?
             """#, environment: ["D": directory, "A": first.base, "B": second.base], timeout: 60)
         let err = (try? String(contentsOfFile: directory + "/err", encoding: .utf8)) ?? ""

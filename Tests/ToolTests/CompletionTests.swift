@@ -129,22 +129,30 @@ final class CompletionTests: XCTestCase {
         let loaded = sh(#"zsh -f -c 'fpath=("$Z" $fpath); autoload -U compinit; compinit -u -D; for c in feed-cache feed-view feed-sync; do print -r -- $_comps[$c]; done'"#,
                         environment: ["Z": zsh])
         XCTAssertEqual(loaded.lines, ["_feed-cache", "_feed-view", "_feed-sync"], loaded.stderr)
-        // An interactive zsh in a pseudo-terminal, given "feed-cache s" and TAB TAB: the candidates it lists.
+        // An interactive zsh in a pseudo-terminal, given "feed-cache s" and
+        // TAB TAB: the candidates it lists, read until each has come (for up
+        // to 20 s: a second, on a machine busy with other tests, was not
+        // enough for compinit and the completion).
         let script = #"""
             zmodload zsh/zpty
             zpty z zsh -f -i
             zpty -w z 'PS1="> "; fpath=("$Z" $fpath); autoload -U compinit; compinit -u -D; zstyle ":completion:*" list-prompt ""'
             zpty -w -n z "$WORDS"$'\t\t'
-            sleep 1
-            zpty -w -n z $'\C-c'
-            sleep 0.3
             all=""
-            while zpty -r -t z out; do all+=$out; done
+            integer tries=0 missing=1
+            while (( missing && tries++ < 200 )); do
+                sleep 0.1
+                while zpty -r -t z out; do all+=$out; done
+                missing=0
+                for word in ${=EXPECTED}; do [[ $all == *$word* ]] || missing=1; done
+            done
+            zpty -w -n z $'\C-c'
             print -r -- $all
             zpty -d z
             """#
         for (words, expected) in [("feed-cache s", ["save", "save-images"]), ("feed-view --format ", ["atom", "html", "text"])] {
-            let listing = sh(#"zsh -f -c "$SCRIPT""#, environment: ["Z": zsh, "SCRIPT": script, "WORDS": words], timeout: 30)
+            let listing = sh(#"zsh -f -c "$SCRIPT""#, environment: ["Z": zsh, "SCRIPT": script, "WORDS": words, "EXPECTED": expected.joined(separator: " ")],
+                             timeout: 40)
             for candidate in expected { XCTAssertTrue(listing.out.contains(candidate), "\(words): \(candidate) in \(listing.out.debugDescription)") }
         }
     }

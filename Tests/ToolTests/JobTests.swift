@@ -59,27 +59,52 @@ final class JobTests: XCTestCase {
     /// show it (found in review). Said on standard error, so that cron
     /// mails it; a run whose pages reach the cached items, and a first run,
     /// say nothing.
-    func test_sync_whosePagesBringOnlyNewItems_saysTheCacheMayMissItemsBetween() throws {
+    func test_sync_whosePagesBringOnlyNewItems_saysTheCacheMissesItemsBetween() throws {
         let (nginx, feed, env) = try syncedThreePages()
         let newer = ids(13, from: 100)
         try serve(nginx, ids: newer + feed, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_100))
 
         let short = sh(#""$S/feed-sync" --pages 2 --limit 4"#, environment: env)
         XCTAssertEqual(short.status, 0, short.stderr)
-        XCTAssertEqual(short.stderr, "feed-sync: every item of page 2 (--pages 2) was new, and items are cached after it: the feed may hold more between them, missing from the cache; give more --pages\n")
+        XCTAssertEqual(short.stderr, "feed-sync: every item of page 2 (--pages 2) was new, and items are cached after it: the feed holds more between them, missing from the cache; give more --pages\n")
         XCTAssertEqual(cached(env).items, Array(newer[..<8]) + feed, "five new items are missing")
 
         // One more page, as advised, is still short of them: said again (the
         // pages before it were cached, and it was said only when every page was new).
         let more = sh(#""$S/feed-sync" --pages 3 --limit 4"#, environment: env)
         XCTAssertEqual(more.status, 0, more.stderr)
-        XCTAssertEqual(more.stderr, "feed-sync: every item of page 3 (--pages 3) was new, and items are cached after it: the feed may hold more between them, missing from the cache; give more --pages\n")
+        XCTAssertEqual(more.stderr, "feed-sync: every item of page 3 (--pages 3) was new, and items are cached after it: the feed holds more between them, missing from the cache; give more --pages\n")
         XCTAssertEqual(cached(env).items, Array(newer[..<12]) + feed)
 
         let enough = sh(#""$S/feed-sync" --pages 4 --limit 4"#, environment: env)
         XCTAssertEqual(enough.status, 0, enough.stderr)
         XCTAssertEqual(enough.stderr, "")
         XCTAssertEqual(cached(env).items, newer + feed)
+    }
+
+    /// Exactly the pages' worth of new items: nothing is missing, and it
+    /// was said all the same (left from the session that made the warning).
+    /// The next page, asked for this alone, begins with the item cached
+    /// after them, and nothing is said. A next page the server does not
+    /// give leaves it unknown: "may".
+    func test_sync_ofExactlyThePagesWorthOfNewItems_saysNothing_andMayWhenTheNextPageCannotBeHad() throws {
+        let (nginx, feed, env) = try syncedThreePages()
+        let newer = ids(4, from: 100)
+        try serve(nginx, ids: newer + feed, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_100))
+        let exact = sh(#"FEED_LOG=info "$S/feed-sync" --pages 1 --limit 4"#, environment: env)
+        XCTAssertEqual(exact.status, 0, exact.stderr)
+        XCTAssertFalse(exact.stderr.contains("missing from the cache"), exact.stderr)
+        XCTAssertTrue(exact.stderr.contains("feed-sync: page 2 begins with the item cached after page 1: no item is missing between them\n"), exact.stderr)
+        XCTAssertEqual(cached(env).items, newer + feed)
+        XCTAssertEqual(nginx.accessLog.filter { $0.contains("after_id=\(newer[3])") }.count, 1, "the next page, asked for once")
+
+        let newest = ids(4, from: 200)
+        try serve(nginx, ids: newest + newer + feed, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_200))
+        try FileManager.default.removeItem(atPath: nginx.root + "/pages/4-\(newest[3]).json")
+        let unknown = sh(#""$S/feed-sync" --pages 1 --limit 4"#, environment: env)
+        XCTAssertEqual(unknown.status, 0, unknown.stderr)
+        XCTAssertEqual(unknown.stderr, "feed-sync: every item of page 1 (--pages 1) was new, and items are cached after it: the feed may hold more between them, missing from the cache; give more --pages\n")
+        XCTAssertEqual(cached(env).items, newest + newer + feed)
     }
 
     /// More pages asked for than were cached, nothing new on the server:

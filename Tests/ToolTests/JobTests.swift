@@ -85,8 +85,9 @@ final class JobTests: XCTestCase {
     /// Exactly the pages' worth of new items: nothing is missing, and it
     /// was said all the same (left from the session that made the warning).
     /// The next page, asked for this alone, begins with the item cached
-    /// after them, and nothing is said. A next page the server does not
-    /// give leaves it unknown: "may".
+    /// after them, and nothing is said; nor when it is empty (the feed ends
+    /// there: review). A next page the server does not give leaves it
+    /// unknown: "may".
     func test_sync_ofExactlyThePagesWorthOfNewItems_saysNothing_andMayWhenTheNextPageCannotBeHad() throws {
         let (nginx, feed, env) = try syncedThreePages()
         let newer = ids(4, from: 100)
@@ -94,7 +95,7 @@ final class JobTests: XCTestCase {
         let exact = sh(#"FEED_LOG=info "$S/feed-sync" --pages 1 --limit 4"#, environment: env)
         XCTAssertEqual(exact.status, 0, exact.stderr)
         XCTAssertFalse(exact.stderr.contains("missing from the cache"), exact.stderr)
-        XCTAssertTrue(exact.stderr.contains("feed-sync: page 2 begins with the item cached after page 1: no item is missing between them\n"), exact.stderr)
+        XCTAssertTrue(exact.stderr.contains("feed-sync: page 2 begins with an item cached already: no item is missing between the pages and the items cached after them\n"), exact.stderr)
         XCTAssertEqual(cached(env).items, newer + feed)
         XCTAssertEqual(nginx.accessLog.filter { $0.contains("after_id=\(newer[3])") }.count, 1, "the next page, asked for once")
 
@@ -105,6 +106,16 @@ final class JobTests: XCTestCase {
         XCTAssertEqual(unknown.status, 0, unknown.stderr)
         XCTAssertEqual(unknown.stderr, "feed-sync: every item of page 1 (--pages 1) was new, and items are cached after it: the feed may hold more between them, missing from the cache; give more --pages\n")
         XCTAssertEqual(cached(env).items, newest + newer + feed)
+
+        // An empty next page: the feed ends with the run's pages (the items
+        // cached after them are gone from the server), and nothing is missing.
+        let last = ids(4, from: 300)
+        try serve(nginx, ids: last + newest + newer + feed, limit: 4, modified: Date(timeIntervalSince1970: 1_700_000_300))
+        try #"{"items":[]}"#.write(toFile: nginx.root + "/pages/4-\(last[3]).json", atomically: true, encoding: .utf8)
+        let ended = sh(#"FEED_LOG=info "$S/feed-sync" --pages 1 --limit 4"#, environment: env)
+        XCTAssertEqual(ended.status, 0, ended.stderr)
+        XCTAssertFalse(ended.stderr.contains("missing from the cache"), ended.stderr)
+        XCTAssertTrue(ended.stderr.contains("feed-sync: page 2 is empty: the feed ends with page 1, and no item is missing\n"), ended.stderr)
     }
 
     /// More pages asked for than were cached, nothing new on the server:

@@ -7,8 +7,8 @@ import XCTest
 /// the end of the test. scripts/test installs nginx when it is missing and
 /// it runs as root; a test without it is skipped.
 final class Nginx: @unchecked Sendable {
-    let process = Process()
-    let port: Int
+    private(set) var process = Process()
+    private(set) var port = 0
     let directory: String
     /// The files served.
     var root: String { directory + "/www" }
@@ -27,13 +27,32 @@ final class Nginx: @unchecked Sendable {
         }
         directory = temporaryDirectory(test)
         try FileManager.default.createDirectory(atPath: directory + "/www", withIntermediateDirectories: true)
-        port = try Self.freePort()
         let d = directory
-        var tlsServer = ""
         if tls {
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { throw XCTSkip("needs openssl") }
             let make = sh(#"openssl req -x509 -newkey rsa:2048 -nodes -keyout "$D/key.pem" -out "$D/cert.pem" -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2> /dev/null"#, environment: ["D": d])
             guard make.status == 0 else { throw NSError(domain: "nginx", code: 2, userInfo: [NSLocalizedDescriptionKey: "openssl could not make a certificate"]) }
+        }
+        // A port found free may be taken before nginx binds it (by another
+        // test run's server or connection: the tool tests run three at
+        // once): nginx then stops, and starts again on other ports. It is
+        // started once its pid file is written, after it has bound them (a
+        // connection alone could reach another run's server).
+        for attempt in 1...5 {
+            if try start(binary, locations: locations, tls: tls, test: test) { return }
+            if attempt == 5 { break }
+        }
+        let log = (try? String(contentsOfFile: d + "/error.log", encoding: .utf8)) ?? ""
+        throw NSError(domain: "nginx", code: 1, userInfo: [NSLocalizedDescriptionKey: "nginx did not start: \(log)"])
+    }
+
+    /// Starts nginx on ports found free; whether it started (false: it
+    /// stopped, its ports taken meanwhile).
+    private func start(_ binary: String, locations: String, tls: Bool, test: XCTestCase) throws -> Bool {
+        let d = directory
+        port = try Self.freePort()
+        var tlsServer = ""
+        if tls {
             tlsPort = try Self.freePort()
             tlsServer = """
             server {
@@ -71,24 +90,32 @@ final class Nginx: @unchecked Sendable {
         }
         """
         try conf.write(toFile: d + "/nginx.conf", atomically: true, encoding: .utf8)
+        unlink(d + "/nginx.pid")
+        let process = Process()
+        self.process = process
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["-c", d + "/nginx.conf", "-p", d]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let process = self.process
         test.addTeardownBlock {
             process.terminate()
             process.waitUntilExit()
         }
+        // nginx retries a port in use for 2.5 s before it stops.
         let deadline = Date().addingTimeInterval(10)
-        while !Self.accepts(port) {
-            guard process.isRunning, Date() < deadline else {
+        while !FileManager.default.fileExists(atPath: d + "/nginx.pid") || !Self.accepts(port) || (tls && !Self.accepts(tlsPort)) {
+            guard process.isRunning else {
+                process.waitUntilExit()
+                return false
+            }
+            guard Date() < deadline else {
                 let log = (try? String(contentsOfFile: d + "/error.log", encoding: .utf8)) ?? ""
                 throw NSError(domain: "nginx", code: 1, userInfo: [NSLocalizedDescriptionKey: "nginx did not start: \(log)"])
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
+        return true
     }
 
     /// The access log's lines: `STATUS BYTES_SENT PROTOCOL "UA" "ACCEPT_ENCODING" "URI"`,

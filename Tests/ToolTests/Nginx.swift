@@ -38,9 +38,8 @@ final class Nginx: @unchecked Sendable {
         // once): nginx then stops, and starts again on other ports. It is
         // started once its pid file is written, after it has bound them (a
         // connection alone could reach another run's server).
-        for attempt in 1...5 {
+        for _ in 1...5 {
             if try start(binary, locations: locations, tls: tls, test: test) { return }
-            if attempt == 5 { break }
         }
         let log = (try? String(contentsOfFile: d + "/error.log", encoding: .utf8)) ?? ""
         throw NSError(domain: "nginx", code: 1, userInfo: [NSLocalizedDescriptionKey: "nginx did not start: \(log)"])
@@ -99,7 +98,8 @@ final class Nginx: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         test.addTeardownBlock {
-            process.terminate()
+            // (An attempt's nginx that stopped is reaped: its pid may be another process's by now.)
+            if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
         // nginx retries a port in use for 2.5 s before it stops.

@@ -106,6 +106,12 @@ func sh(
         return Run(stdout: Data(), stderr: "", status: -1)
     }
     if let stdin {
+        // A command may end without reading its input (a tool that refuses
+        // its store first): the write then fails, and SIGPIPE, by default,
+        // ended the test process with no word (one run of the tool tests,
+        // on a busy machine, where the write came after the tool had ended).
+        // The commands are spawned with every signal at its default.
+        signal(SIGPIPE, SIG_IGN)
         let fd = input.write
         DispatchQueue.global().async {
             let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)

@@ -6,6 +6,15 @@ import XCTest
 /// debug build by a filter of names. A test of that kind whose name the
 /// filter missed ran nowhere (two did, unseen).
 final class TestRunTests: XCTestCase {
+    /// A command that ends without reading its input: the helper's write to
+    /// the pipe fails, and must not end the test process by SIGPIPE (a run
+    /// of the tool tests ended so, with no word, where a tool refused its
+    /// store before reading its input).
+    func test_sh_ofACommandThatLeavesItsInputUnread_endsNoTest() {
+        let run = sh("exit 3", stdin: String(repeating: "x", count: 1 << 20))
+        XCTAssertEqual(run.status, 3)
+    }
+
     func test_everyToolTestOfDebugHooks_isInTheDebugRunsFilter() throws {
         let root = DocumentedRecipeTests.root
         let script = try String(contentsOf: root.appendingPathComponent("scripts/test"), encoding: .utf8)
